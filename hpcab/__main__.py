@@ -1,0 +1,3 @@
+from hpcab.cli import main
+
+raise SystemExit(main())

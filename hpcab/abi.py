@@ -1,0 +1,167 @@
+"""The C ABI of a kernel, derived from its manifest alone (docs/abi_contract.md).
+
+void <name>(<pointers in manifest order, returned values last>,
+            <scalars in manifest order>, <size symbols in manifest order>,
+            uint8_t *workspace, int64_t workspace_size);
+"""
+
+from __future__ import annotations
+
+import ast
+
+import attrs
+
+from hpcab.kernel import Kernel
+
+C_TYPES = {
+    "float32": "float", "float64": "double",
+    "complex64": "float _Complex", "complex128": "double _Complex",
+    "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t",
+    "bool": "bool",
+}
+CPP_TYPES = {**C_TYPES, "complex64": "std::complex<float>", "complex128": "std::complex<double>"}
+FORTRAN_TYPES = {
+    "float32": "real(c_float)", "float64": "real(c_double)",
+    "complex64": "complex(c_float_complex)", "complex128": "complex(c_double_complex)",
+    "int8": "integer(c_int8_t)", "int16": "integer(c_int16_t)", "int32": "integer(c_int32_t)",
+    "int64": "integer(c_int64_t)",
+    # Fortran has no unsigned integers: the same bits in the signed type of that width.
+    "uint8": "integer(c_int8_t)", "uint16": "integer(c_int16_t)", "uint32": "integer(c_int32_t)",
+    "uint64": "integer(c_int64_t)",
+    "bool": "logical(c_bool)",
+}
+LANGUAGES = ("c", "cpp", "fortran", "cuda")
+
+
+@attrs.frozen
+class Param:
+    name: str
+    dtype: str
+    pointer: bool
+    const: bool = False
+    shape: tuple[str | int, ...] = ()
+    role: str = ""   # array | return | scalar | size | workspace
+
+
+def params(kernel: Kernel) -> tuple[Param, ...]:
+    """Every argument of the kernel's C function, in order."""
+    out = [Param(a.name, a.dtype, True, a.intent == "in", a.shape, "array") for a in kernel.arrays]
+    out += [Param(r.name, r.dtype, True, False, r.shape or (1,), "return") for r in kernel.returns]
+    out += [Param(s.name, s.dtype, False, role="scalar") for s in kernel.scalars]
+    out += [Param(s, "int64", False, role="size") for s in kernel.sizes]
+    out += [Param("workspace", "uint8", True, False, ("workspace_size",), "workspace"),
+            Param("workspace_size", "int64", False, role="size")]
+    return tuple(out)
+
+
+def _c_param(p: Param, types: dict[str, str], restrict: str) -> str:
+    if not p.pointer:
+        return f"{types[p.dtype]} {p.name}"
+    const = "const " if p.const else ""
+    return f"{const}{types[p.dtype]} *{restrict} {p.name}"
+
+
+def _shape_comment(kernel: Kernel) -> list[str]:
+    lines = []
+    for p in params(kernel):
+        if p.pointer and p.role != "workspace":
+            dims = "".join(f"[{d}]" for d in p.shape)
+            what = {"array": next(a.intent for a in kernel.arrays if a.name == p.name), "return": "out (returned value)"}[p.role]
+            lines.append(f"  {p.name:<12} {p.dtype:<10} {dims:<20} {what}")
+    return lines
+
+
+def c_prototype(kernel: Kernel, language: str = "c") -> str:
+    """The declaration a C, C++ or CUDA (host entry point) implementation must define."""
+    types = C_TYPES if language == "c" else CPP_TYPES
+    restrict = "restrict" if language == "c" else "__restrict__"
+    args = ",\n    ".join(_c_param(p, types, restrict) for p in params(kernel))
+    linkage = "" if language == "c" else 'extern "C" '
+    return f"{linkage}void {kernel.name}(\n    {args});"
+
+
+def c_header(kernel: Kernel, language: str = "c") -> str:
+    if language == "c":
+        includes = ["#include <stdbool.h>", "#include <stdint.h>"]
+        if any(p.dtype.startswith("complex") for p in params(kernel)):
+            includes.append("#include <complex.h>")
+    else:
+        includes = ["#include <cstdint>", "#include <complex>"]
+    shapes = "\n".join(_shape_comment(kernel))
+    note = ("/* CUDA: a host function; pointers are host memory. Copy to the device inside it. */\n"
+            if language == "cuda" else "")
+    return (f"/* hpcab ABI for {kernel.id}: arrays are contiguous row-major (C order).\n"
+            f"{shapes}\n"
+            f"   Outputs are written in place; read-only arrays are const. */\n"
+            + note + "\n".join(includes) + "\n\n" + c_prototype(kernel, language) + "\n")
+
+
+def fortran_expr(text: str | int) -> str:
+    """A manifest shape expression in Fortran syntax (integer arithmetic)."""
+    if isinstance(text, int):
+        return str(text)
+
+    def ff(node) -> str:
+        if isinstance(node, ast.Expression):
+            return ff(node.body)
+        if isinstance(node, ast.Constant):
+            return str(node.value) + "_c_int64_t"
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return f"(-{ff(node.operand)})"
+        if isinstance(node, ast.BinOp):
+            a, b = ff(node.left), ff(node.right)
+            op = type(node.op)
+            if op is ast.Mod:
+                return f"mod({a}, {b})"
+            if op is ast.LShift:
+                return f"shiftl({a}, {b})"
+            if op is ast.RShift:
+                return f"shiftr({a}, {b})"
+            sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "/", ast.Pow: "**"}[op]
+            return f"({a} {sym} {b})"
+        if isinstance(node, ast.Call) and node.func.id in ("min", "max"):
+            return f"{node.func.id}({', '.join(ff(a) for a in node.args)})"
+        raise ValueError(f"cannot express {text!r} in Fortran")
+
+    out = ff(ast.parse(str(text), mode="eval"))
+    return out[1:-1] if out.startswith("(") and out.endswith(")") else out
+
+
+def fortran_interface(kernel: Kernel) -> str:
+    """A bind(C) subroutine header matching the C ABI.
+
+    Fortran is column-major: an array that is [N][M] in C order is declared A(M, N), so
+    A(j+1, i+1) is the element C calls A[i][j].
+    """
+    ps = params(kernel)
+    names = ", ".join(p.name for p in ps)
+    lines = [f"subroutine {kernel.name}({names}) &", f"    bind(C, name=\"{kernel.name}\")",
+             "  use, intrinsic :: iso_c_binding", "  implicit none"]
+    # Sizes first: array bounds may only use previously declared variables.
+    for p in ps:
+        if not p.pointer and p.role == "size":
+            lines.append(f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}")
+    for p in ps:
+        if not p.pointer and p.role == "scalar":
+            lines.append(f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}")
+    for p in ps:
+        if p.pointer:
+            intent = "in" if p.const else ("inout" if p.role in ("array", "workspace") else "out")
+            if p.role == "array":
+                intent = {"in": "in", "out": "out", "inout": "inout"}[
+                    next(a.intent for a in kernel.arrays if a.name == p.name)]
+            dims = ", ".join(fortran_expr(d) for d in reversed(p.shape))
+            lines.append(f"  {FORTRAN_TYPES[p.dtype]}, intent({intent}) :: {p.name}({dims})")
+    lines.append(f"end subroutine {kernel.name}")
+    return "\n".join(lines) + "\n"
+
+
+def show_abi(kernel: Kernel, language: str) -> str:
+    if language == "fortran":
+        return (f"! hpcab ABI for {kernel.id}: dimensions are reversed from the manifest's\n"
+                f"! row-major shapes (Fortran is column-major); the memory is the same.\n"
+                + fortran_interface(kernel))
+    return c_header(kernel, language)

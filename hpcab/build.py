@@ -1,0 +1,138 @@
+"""Build: candidate source → shared library through a named flag set, content-addressed and cached.
+
+A compile error is a result (ok=False with the compiler's diagnostics), never an exception.
+The cache key covers the source, language, compiler, its installed version and the exact
+command line, so a resubmission of the same bytes never recompiles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+
+from hpcab.errors import InputError
+from hpcab.paths import cache_dir
+from hpcab.toolchain import Toolchains
+
+LANGUAGE_SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f90": "fortran",
+                     ".f": "fortran", ".F90": "fortran", ".cu": "cuda", ".hip": "hip"}
+MAX_SOURCE_BYTES = 4 * 1024 * 1024
+MAX_DIAGNOSTICS = 20_000
+COMPILE_TIMEOUT_S = 300
+
+
+@attrs.frozen
+class Candidate:
+    """What an optimizer hands in: source text in a language, for one kernel's ABI."""
+    source: str
+    language: str
+    compiler: str | None = None     # default: the language's default compiler
+    label: str = ""
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.source.encode()).hexdigest()
+
+
+@attrs.frozen
+class Build:
+    ok: bool
+    key: str
+    library: Path | None
+    diagnostics: str
+    compiler: str
+    compiler_version: str
+    flagset: str
+    command: tuple[str, ...]
+    cached: bool
+    seconds: float
+
+
+def language_of(path: Path) -> str:
+    lang = LANGUAGE_SUFFIXES.get(path.suffix) or LANGUAGE_SUFFIXES.get(path.suffix.lower())
+    if lang is None:
+        raise InputError(str(path), "language", f"cannot tell the language from {path.suffix!r}; "
+                                                "pass --language c|cpp|fortran")
+    return lang
+
+
+def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), "", "no such file")
+    data = path.read_bytes()
+    if len(data) > MAX_SOURCE_BYTES:
+        raise InputError(str(path), "", f"source is {len(data)} bytes; at most {MAX_SOURCE_BYTES} allowed")
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        raise InputError(str(path), "", "source is not UTF-8 text") from None
+    return Candidate(text, language or language_of(path), label=path.name)
+
+
+def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = None,
+          cache_root: Path | None = None) -> Build:
+    compiler = toolchains.compiler(candidate.compiler or candidate.language)
+    if compiler.language != candidate.language:
+        raise InputError("candidate", "compiler", f"{compiler.name} compiles {compiler.language}, "
+                                                  f"not {candidate.language}")
+    flags = toolchains.flagset(flagset)
+    version = compiler.installed_version()
+    source_name = "candidate" + compiler.source_suffix
+    command = toolchains.compile_command(compiler, flags, Path(source_name), Path("candidate.so"))
+    key = hashlib.sha256(json.dumps({
+        "source": candidate.sha256, "language": candidate.language, "compiler": compiler.name,
+        "version": version, "command": command,
+    }, sort_keys=True).encode()).hexdigest()
+
+    root = Path(cache_root) if cache_root else cache_dir() / "builds"
+    final = root / key[:2] / key
+    started = time.perf_counter()
+    record = final / "build.json"
+    if record.is_file():
+        meta = json.loads(record.read_text())
+        lib = final / "candidate.so"
+        return Build(meta["ok"], key, lib if meta["ok"] else None, meta["diagnostics"], compiler.name,
+                     version, flags.name, tuple(command), True, time.perf_counter() - started)
+
+    root.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="build-", dir=root))
+    try:
+        (scratch / source_name).write_text(candidate.source)
+        if version == "missing":
+            ok, diagnostics = False, f"compiler {compiler.command!r} is not installed on this judge"
+        else:
+            ok, diagnostics = _compile(command, scratch)
+        ok = ok and (scratch / "candidate.so").is_file()
+        (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
+        final.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(scratch, final)      # atomic publish; a concurrent identical build may win
+        except OSError:
+            pass
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    meta = json.loads(record.read_text())
+    return Build(meta["ok"], key, final / "candidate.so" if meta["ok"] else None, meta["diagnostics"],
+                 compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started)
+
+
+def _compile(command: list[str], cwd: Path) -> tuple[bool, str]:
+    """Run the compiler in a private scratch folder; its output is the diagnostics."""
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR", "LD_LIBRARY_PATH")}
+    env["LC_ALL"] = "C"
+    try:
+        proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env,
+                              timeout=COMPILE_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return False, f"compilation took longer than {COMPILE_TIMEOUT_S} s"
+    diagnostics = (proc.stdout + proc.stderr)[-MAX_DIAGNOSTICS:]
+    return proc.returncode == 0, diagnostics

@@ -1,0 +1,182 @@
+"""The measuring child process: `python -m hpcab.child JOBDIR`.
+
+It is the only process that loads candidate code. It reads job.json and inputs.npz from
+JOBDIR, times the targets call by call (interleaved, the order alternating every round),
+and writes result.json and outputs.npz back. It never sees the oracle's outputs.
+
+Per call, outside the timer: every input is copied fresh from the pristine set and every
+output buffer poisoned. Inside the timer: only the call (C targets: timed in C by the
+trampoline; Python targets: perf_counter_ns around the call).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _poison_like(arr: np.ndarray) -> np.ndarray:
+    from hpcab.case import poison
+    return poison(arr.dtype, arr.shape)
+
+
+class CTarget:
+    def __init__(self, spec: dict, job: dict, pristine: dict, ffi, harness):
+        self.name = spec["name"]
+        self.ffi, self.harness = ffi, harness
+        err = ffi.new("char[]", 1024)
+        self.fn = harness.hpcab_open(spec["library"].encode(), spec["symbol"].encode(), err, 1024)
+        if self.fn == ffi.NULL:
+            raise LoadError(f"cannot load {spec['symbol']!r} from the candidate: {ffi.string(err).decode()}")
+        self.buffers: dict[str, np.ndarray] = {}
+        pointers, scalars = [], []
+        for p in job["params"]:
+            if p["pointer"]:
+                if p["role"] == "workspace":
+                    buf = np.zeros(max(job["workspace_bytes"], 64), dtype=np.uint8)
+                else:
+                    buf = pristine[p["name"]].copy()
+                    self.buffers[p["name"]] = buf
+                pointers.append(buf)
+            else:
+                if p["name"] == "workspace_size":
+                    value = np.array([job["workspace_bytes"]], dtype=np.int64)
+                elif p["role"] == "size":
+                    value = np.array([job["sizes"][p["name"]]], dtype=np.int64)
+                else:
+                    value = np.asarray(pristine[p["name"]]).reshape(1).copy()
+                scalars.append(value)
+        # Wrap every buffer once, outside the timed region; keep the wrappers alive.
+        self._keep = [ffi.from_buffer(b) for b in pointers + scalars]
+        self.pointers = ffi.new("void *[]", [ffi.cast("void *", w) for w in self._keep[:len(pointers)]] or 1)
+        self.scalars = ffi.new("void *[]", [ffi.cast("void *", w) for w in self._keep[len(pointers):]] or 1)
+
+    def call(self) -> int:
+        return int(self.harness.hpcab_timed_call(self.fn, self.pointers, self.scalars))
+
+
+class PythonTarget:
+    """The NumPy reference, timed in the same session so the comparison is fair."""
+
+    def __init__(self, spec: dict, job: dict, pristine: dict):
+        from hpcab.case import reference_args
+        from hpcab.kernel import load_kernel
+        self.name = spec["name"]
+        self.kernel = load_kernel(Path(spec["kernel_dir"]), Path(spec["corpus_root"]))
+        self.sizes = job["sizes"]
+        self.function = self.kernel.reference().function
+        self.buffers = {a.name: pristine[a.name].copy() for a in self.kernel.arrays}
+        scalars = {s.name: pristine[s.name] for s in self.kernel.scalars}
+        self.args = reference_args(self.kernel, {**self.buffers, **scalars}, self.sizes)
+        self.returned = None
+        for r in self.kernel.returns:
+            self.buffers[r.name] = pristine[r.name].copy()
+
+    def call(self) -> int:
+        t0 = time.perf_counter_ns()
+        self.returned = self.function(*self.args)
+        t1 = time.perf_counter_ns()
+        return t1 - t0
+
+    def collect_returns(self) -> None:
+        from hpcab.case import collect_outputs
+        if self.kernel.returns:
+            outs = collect_outputs(self.kernel, self.buffers, self.returned, self.sizes, "reference")
+            for r in self.kernel.returns:
+                self.buffers[r.name][...] = outs[r.name]
+
+
+class LoadError(Exception):
+    pass
+
+
+def _reset(target, pristine: dict, poisons: dict, job: dict) -> None:
+    for name, buf in target.buffers.items():
+        if name in poisons:
+            np.copyto(buf, poisons[name])
+        else:
+            np.copyto(buf, pristine[name])
+
+
+def _modified_inputs(target, pristine: dict, job: dict) -> list[str]:
+    return [n for n in job["inputs"] if not np.array_equal(target.buffers[n], pristine[n], equal_nan=True)]
+
+
+def run(jobdir: Path) -> int:
+    job = json.loads((jobdir / "job.json").read_text())
+    with np.load(jobdir / "inputs.npz") as data:
+        pristine = {k: data[k] for k in data.files}
+    poisons = {n: _poison_like(pristine[n]) for n in job["poisoned"]}
+
+    targets = []
+    try:
+        for spec in job["targets"]:
+            if spec["kind"] == "c":
+                import cffi
+                ffi = cffi.FFI()
+                from hpcab.harness import HARNESS_CDEF
+                ffi.cdef(HARNESS_CDEF)
+                harness = ffi.dlopen(job["harness"])
+                targets.append(CTarget(spec, job, pristine, ffi, harness))
+            else:
+                targets.append(PythonTarget(spec, job, pristine))
+    except LoadError as exc:
+        (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
+        return 3
+
+    samples = {t.name: [] for t in targets}
+    snapshots: dict[str, np.ndarray] = {}
+    modified: dict[str, list[str]] = {t.name: [] for t in targets}
+
+    def snapshot(t, tag):
+        if isinstance(t, PythonTarget):
+            t.collect_returns()
+        for n in job["outputs"]:
+            snapshots[f"{t.name}/{tag}/{n}"] = t.buffers[n].copy()
+        for n in _modified_inputs(t, pristine, job):
+            if n not in modified[t.name]:
+                modified[t.name].append(n)
+
+    warmup, min_reps, max_reps = job["warmup"], job["min_repetitions"], job["max_repetitions"]
+    started = time.monotonic()
+    rnd = 0
+    while True:
+        order = targets if rnd % 2 == 0 else targets[::-1]
+        for t in order:
+            _reset(t, pristine, poisons, job)
+            ns = t.call()
+            if rnd == 0:
+                snapshot(t, "first")
+            if rnd >= warmup:
+                samples[t.name].append(ns)
+        rnd += 1
+        timed = rnd - warmup
+        spent = max((sum(s) for s in samples.values()), default=0) / 1e9
+        if timed >= max_reps or (timed >= min_reps and (spent >= job["target_seconds"]
+                                                        or time.monotonic() - started >= job["max_seconds"])):
+            break
+    for t in targets:
+        snapshot(t, "last")
+
+    np.savez(jobdir / "outputs.npz", **snapshots)
+    (jobdir / "result.json").write_text(json.dumps({
+        "samples_ns": samples, "inputs_modified": modified, "rounds": rnd,
+    }))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    cpus = os.environ.get("HPCAB_CPUS")
+    if cpus:
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+    return run(Path(argv[0]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

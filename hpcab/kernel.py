@@ -1,0 +1,295 @@
+"""Kernel: a manifest (<kernel>.yaml, schema-checked) and its NumPy reference (<kernel>_numpy.py).
+
+The kernel's path under corpus/ is its ID: corpus/<track>/[<dwarf>/]<name>/.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import attrs
+import yaml
+
+from hpcab import expr
+from hpcab.errors import InputError
+from hpcab.schema import validate
+
+TRACKS = ("loop_level_reasoning", "scientific_computing", "machine_learning")
+# The Berkeley dwarfs (Asanovic et al., "The Landscape of Parallel Computing Research", 2006).
+DWARFS = (
+    "dense_linear_algebra", "sparse_linear_algebra", "spectral_methods", "n_body_methods",
+    "structured_grids", "unstructured_grids", "mapreduce", "combinational_logic",
+    "graph_traversal", "dynamic_programming", "backtrack_branch_and_bound",
+    "graphical_models", "finite_state_machines",
+)
+FLOAT_DTYPES = {"float32", "float64", "complex64", "complex128"}
+
+
+@attrs.frozen
+class ArraySpec:
+    name: str
+    shape: tuple[str | int, ...]
+    dtype: str
+    intent: str  # in | out | inout
+    sparse: dict | None = None
+    description: str = ""
+
+    @property
+    def is_output(self) -> bool:
+        return self.intent in ("out", "inout")
+
+
+@attrs.frozen
+class ScalarSpec:
+    name: str
+    dtype: str
+    description: str = ""
+
+
+@attrs.frozen
+class ReturnSpec:
+    """A value the reference returns; in the ABI an output buffer placed after the arrays."""
+    name: str
+    dtype: str
+    shape: tuple[str | int, ...] = ()
+    description: str = ""
+
+
+@attrs.frozen
+class Tolerance:
+    rtol: float | None = None
+    atol: float | None = None
+    normwise: float | None = None
+    reason: str = ""
+
+
+@attrs.frozen
+class Kernel:
+    id: str                      # track/[dwarf/]name
+    name: str
+    track: str
+    dwarf: str | None
+    directory: Path
+    description: str
+    provenance: str
+    level: int
+    sizes: tuple[str, ...]
+    constraints: tuple[str, ...]
+    presets: dict[str, dict[str, int]]
+    arrays: tuple[ArraySpec, ...]
+    scalars: tuple[ScalarSpec, ...]
+    returns: tuple[ReturnSpec, ...]
+    workspace_bytes: str | int
+    precision: str
+    tolerance: Tolerance | None
+    tsvc: dict | None
+    scale: str | None
+    tags: tuple[str, ...]
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.directory / f"{self.name}.yaml"
+
+    @property
+    def reference_path(self) -> Path:
+        return self.directory / f"{self.name}_numpy.py"
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """Names the oracle comparison covers: out/inout arrays, then returned values."""
+        return tuple(a.name for a in self.arrays if a.is_output) + tuple(r.name for r in self.returns)
+
+    def buffer_specs(self) -> tuple[ArraySpec, ...]:
+        """Every pointer argument of the ABI, in order: arrays, then returned values as out buffers."""
+        rets = tuple(ArraySpec(r.name, r.shape or (1,), r.dtype, "out", None, r.description)
+                     for r in self.returns)
+        return self.arrays + rets
+
+    def shape_of(self, spec: ArraySpec | ReturnSpec, sizes: dict[str, int]) -> tuple[int, ...]:
+        return tuple(int(expr.evaluate(d, sizes)) for d in spec.shape)
+
+    def workspace_size(self, sizes: dict[str, int]) -> int:
+        return int(expr.evaluate(self.workspace_bytes, sizes))
+
+    def reference(self) -> "Reference":
+        return load_reference(self)
+
+
+@attrs.frozen
+class Reference:
+    """The loaded NumPy reference: kernel function and deterministic initializer."""
+    function: Callable[..., Any]
+    initialize: Callable[..., dict]
+    module: ModuleType
+
+
+def identify(path: Path, corpus_root: Path) -> tuple[str, str, str | None]:
+    """(track, dwarf, name) from a kernel folder's place under corpus/."""
+    rel = path.resolve().relative_to(corpus_root.resolve()).parts
+    source = str(path)
+    if len(rel) not in (2, 3):
+        raise InputError(source, "path", "expected corpus/<track>/[<dwarf>/]<kernel>/")
+    track, name = rel[0], rel[-1]
+    dwarf = rel[1] if len(rel) == 3 else None
+    if track not in TRACKS:
+        raise InputError(source, "path", f"unknown track {track!r}; expected one of: {', '.join(TRACKS)}")
+    if track == "scientific_computing" and dwarf is None:
+        raise InputError(source, "path", "scientific_computing kernels live under a dwarf folder")
+    if dwarf is not None and dwarf not in DWARFS:
+        raise InputError(source, "path", f"unknown dwarf {dwarf!r}; expected one of: {', '.join(DWARFS)}")
+    return track, name, dwarf
+
+
+def load_kernel(directory: Path, corpus_root: Path) -> Kernel:
+    directory = Path(directory)
+    track, name, dwarf = identify(directory, corpus_root)
+    manifest_path = directory / f"{name}.yaml"
+    source = str(manifest_path)
+    if not manifest_path.is_file():
+        raise InputError(source, "", "manifest file is missing")
+    try:
+        doc = yaml.safe_load(manifest_path.read_text())
+    except yaml.YAMLError as exc:
+        raise InputError(source, "", f"not valid YAML: {exc}") from None
+    validate(doc, "manifest", source)
+
+    kernel = Kernel(
+        id="/".join(p for p in (track, dwarf, name) if p),
+        name=name, track=track, dwarf=dwarf, directory=directory,
+        description=doc["description"].strip(),
+        provenance=doc["provenance"].strip(),
+        level=doc["level"],
+        sizes=tuple(doc["sizes"]),
+        constraints=tuple(doc.get("constraints", ())),
+        presets={k: dict(v) for k, v in doc["presets"].items()},
+        arrays=tuple(ArraySpec(a["name"], tuple(a["shape"]), a["dtype"], a["intent"],
+                               a.get("sparse"), a.get("description", "")) for a in doc["arrays"]),
+        scalars=tuple(ScalarSpec(s["name"], s["dtype"], s.get("description", ""))
+                      for s in doc.get("scalars", ())),
+        returns=tuple(ReturnSpec(r["name"], r["dtype"], tuple(r.get("shape", ())),
+                                 r.get("description", "")) for r in doc.get("returns", ())),
+        workspace_bytes=doc.get("workspace_bytes", 0),
+        precision=doc["precision"],
+        tolerance=Tolerance(**doc["tolerance"]) if "tolerance" in doc else None,
+        tsvc=doc.get("tsvc"),
+        scale=doc.get("scale"),
+        tags=tuple(doc.get("tags", ())),
+    )
+    _check_semantics(kernel, source)
+    return kernel
+
+
+def _check_semantics(k: Kernel, source: str) -> None:
+    """What a schema cannot say: names, symbols, presets, per-track fields."""
+    seen: dict[str, str] = {}
+    groups = [("sizes", [(i, s) for i, s in enumerate(k.sizes)]),
+              ("arrays", [(i, a.name) for i, a in enumerate(k.arrays)]),
+              ("scalars", [(i, s.name) for i, s in enumerate(k.scalars)]),
+              ("returns", [(i, r.name) for i, r in enumerate(k.returns)])]
+    for group, items in groups:
+        for i, nm in items:
+            field = f"{group}[{i}]" if group == "sizes" else f"{group}[{i}].name"
+            if nm in seen:
+                raise InputError(source, field, f"name {nm!r} is already used by {seen[nm]}")
+            if nm in ("workspace", "workspace_size", k.name):
+                raise InputError(source, field, f"name {nm!r} is reserved")
+            seen[nm] = f"{group}[{i}]"
+
+    known = set(k.sizes)
+
+    def check_expr(text, field):
+        try:
+            unknown = expr.symbols(text) - known
+        except expr.ExprError as exc:
+            raise InputError(source, field, str(exc)) from None
+        if unknown:
+            raise InputError(source, field, f"uses {', '.join(sorted(unknown))}, which is not a size symbol "
+                                            f"(declared: {', '.join(k.sizes)})")
+
+    for i, a in enumerate(k.arrays):
+        for d, dim in enumerate(a.shape):
+            check_expr(dim, f"arrays[{i}].shape[{d}]")
+    for i, r in enumerate(k.returns):
+        for d, dim in enumerate(r.shape):
+            check_expr(dim, f"returns[{i}].shape[{d}]")
+    for i, c in enumerate(k.constraints):
+        check_expr(c, f"constraints[{i}]")
+    check_expr(k.workspace_bytes, "workspace_bytes")
+
+    for preset, sizes in k.presets.items():
+        field = f"presets.{preset}"
+        missing, extra = known - set(sizes), set(sizes) - known
+        if missing:
+            raise InputError(source, field, f"missing size symbol(s) {', '.join(sorted(missing))}")
+        if extra:
+            raise InputError(source, field, f"unknown size symbol(s) {', '.join(sorted(extra))}; "
+                                            f"declared: {', '.join(k.sizes)}")
+        for i, c in enumerate(k.constraints):
+            if not expr.evaluate(c, sizes):
+                raise InputError(source, field, f"violates constraints[{i}] ({c})")
+
+    if not any(a.is_output for a in k.arrays) and not k.returns:
+        raise InputError(source, "arrays", "no output: at least one array must be out/inout, or a value returned")
+
+    out_dtypes = {a.dtype for a in k.arrays if a.is_output} | {r.dtype for r in k.returns}
+    if k.precision == "exact" and out_dtypes & FLOAT_DTYPES:
+        raise InputError(source, "precision", "'exact' but an output is floating point; "
+                                              "expected float64 or float32")
+    if k.precision != "exact" and not out_dtypes & FLOAT_DTYPES:
+        raise InputError(source, "precision", f"{k.precision!r} but every output is integer or boolean; "
+                                              "expected 'exact'")
+
+    if k.track == "loop_level_reasoning" and k.tsvc is None:
+        raise InputError(source, "tsvc", "loop_level_reasoning kernels must declare tsvc.category and "
+                                         "tsvc.optimization")
+    if k.track != "loop_level_reasoning" and k.tsvc is not None:
+        raise InputError(source, "tsvc", "only loop_level_reasoning kernels carry tsvc")
+    if k.track == "scientific_computing" and k.scale is None:
+        raise InputError(source, "scale", "scientific_computing kernels must declare scale (core, socket or node)")
+    if k.track != "scientific_computing" and k.scale is not None:
+        raise InputError(source, "scale", "only scientific_computing kernels carry scale")
+
+
+@functools.lru_cache(maxsize=None)
+def _import(path: Path) -> ModuleType:
+    name = "hpcab_reference_" + "_".join(path.with_suffix("").parts[-4:]).replace("-", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise InputError(str(path), "", f"cannot import the reference: {type(exc).__name__}: {exc}") from None
+    return module
+
+
+def load_reference(k: Kernel) -> Reference:
+    path = k.reference_path
+    source = str(path)
+    if not path.is_file():
+        raise InputError(source, "", "reference file is missing")
+    module = _import(path.resolve())
+    fn = getattr(module, k.name, None)
+    if not callable(fn):
+        raise InputError(source, k.name, f"the reference must define a function named {k.name!r}")
+    init = getattr(module, "initialize", None)
+    if not callable(init):
+        raise InputError(source, "initialize", "the reference must define initialize(rng, <size symbols>)")
+    expected = [a.name for a in k.arrays] + [s.name for s in k.scalars] + list(k.sizes)
+    got = list(inspect.signature(fn).parameters)
+    if got != expected:
+        raise InputError(source, k.name, f"parameters are ({', '.join(got)}); expected ({', '.join(expected)}) "
+                                         "— arrays, scalars, then size symbols, in manifest order")
+    init_expected = ["rng"] + list(k.sizes)
+    init_got = list(inspect.signature(init).parameters)
+    if init_got != init_expected:
+        raise InputError(source, "initialize", f"parameters are ({', '.join(init_got)}); "
+                                               f"expected ({', '.join(init_expected)})")
+    return Reference(fn, init, module)

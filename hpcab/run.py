@@ -1,0 +1,162 @@
+"""Run: time targets on one case in a separate, resource-limited child process.
+
+The caller (the judge, the CLI) never loads candidate code. A crash, a hang or a memory
+blow-up of the child is a result here, not an exception: the caller keeps running.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from hpcab.abi import params
+from hpcab.case import Case
+from hpcab.kernel import Kernel
+
+
+@attrs.frozen
+class Policy:
+    """How the judge measures: repetitions, limits, threads and CPUs (recorded with each grade)."""
+    warmup: int = 1
+    min_repetitions: int = 5
+    max_repetitions: int = 1000
+    target_seconds: float = 1.0      # stop once the slowest target has this much timed work
+    max_seconds: float = 30.0        # ... or once this much wall time has passed
+    timeout_seconds: float = 120.0   # the child is killed after this
+    threads: int = 1
+    cpus: tuple[int, ...] | None = None
+    memory_bytes: int = 8 << 30
+    file_bytes: int = 4 << 30
+
+
+@attrs.frozen
+class Target:
+    """One implementation to time: a C-ABI library, or the NumPy reference ('python')."""
+    name: str
+    kind: str                 # c | python
+    library: Path | None = None
+
+
+@attrs.frozen
+class RunResult:
+    status: str               # ok | crashed | timeout | error
+    message: str
+    samples_ns: dict[str, np.ndarray]
+    outputs: dict[str, dict[str, dict[str, np.ndarray]]]  # target -> snapshot (first|last) -> name -> array
+    inputs_modified: dict[str, list[str]]
+    stderr_tail: str
+    wall_seconds: float
+
+
+def _limits(policy: Policy, timeout: float):
+    def apply():
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        cpu = int(timeout * max(policy.threads, 1)) + 10
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        resource.setrlimit(resource.RLIMIT_AS, (policy.memory_bytes, policy.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (policy.file_bytes, policy.file_bytes))
+    return apply
+
+
+def _child_env(policy: Policy) -> dict[str, str]:
+    keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "LD_LIBRARY_PATH", "PYTHONPATH", "HPCAB_ROOT",
+            "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    threads = str(policy.threads)
+    env.update(OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
+               NUMBA_NUM_THREADS=threads, OMP_PROC_BIND="true", PYTHONDONTWRITEBYTECODE="1")
+    if policy.cpus:
+        env["HPCAB_CPUS"] = ",".join(map(str, policy.cpus))
+    return env
+
+
+def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets: list[Target],
+             harness: Path | None, policy: Policy = Policy(), workdir: Path | None = None) -> RunResult:
+    ps = params(kernel)
+    pristine = dict(inputs)
+    for r in kernel.returns:     # returned values travel as poisoned 1-element (or shaped) buffers
+        from hpcab.case import poison
+        pristine[r.name] = poison(r.dtype, kernel.shape_of(r, case.sizes) or (1,))
+    job = {
+        "kernel": kernel.id,
+        "harness": str(harness) if harness else None,
+        "targets": [{"name": t.name, "kind": t.kind, "library": str(t.library) if t.library else None,
+                     "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
+                     "corpus_root": str(kernel.directory.resolve().parents[len(kernel.id.split("/")) - 1])}
+                    for t in targets],
+        "params": [{"name": p.name, "dtype": p.dtype, "pointer": p.pointer, "role": p.role} for p in ps],
+        "inputs": [a.name for a in kernel.arrays if a.intent == "in"],
+        "poisoned": [a.name for a in kernel.arrays if a.intent == "out"] + [r.name for r in kernel.returns],
+        "outputs": list(kernel.outputs),
+        "sizes": case.sizes,
+        "workspace_bytes": kernel.workspace_size(case.sizes),
+        "warmup": policy.warmup, "min_repetitions": policy.min_repetitions,
+        "max_repetitions": policy.max_repetitions, "target_seconds": policy.target_seconds,
+        "max_seconds": policy.max_seconds,
+    }
+    own_dir = workdir is None
+    jobdir = Path(tempfile.mkdtemp(prefix="hpcab-run-")) if own_dir else Path(workdir)
+    try:
+        (jobdir / "job.json").write_text(json.dumps(job))
+        np.savez(jobdir / "inputs.npz", **pristine)
+        return _spawn(jobdir, policy)
+    finally:
+        if own_dir:
+            shutil.rmtree(jobdir, ignore_errors=True)
+
+
+def _spawn(jobdir: Path, policy: Policy) -> RunResult:
+    started = time.monotonic()
+    timeout = policy.timeout_seconds
+    with open(jobdir / "stderr.txt", "wb") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "hpcab.child", str(jobdir)], cwd=jobdir,
+                                stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=_child_env(policy),
+                                preexec_fn=_limits(policy, timeout), start_new_session=True)
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            rc = None
+    wall = time.monotonic() - started
+    stderr_tail = (jobdir / "stderr.txt").read_bytes()[-4000:].decode(errors="replace")
+    empty = RunResult("", "", {}, {}, {}, stderr_tail, wall)
+    if rc is None:
+        return attrs.evolve(empty, status="timeout", message=f"killed after the {timeout:g} s wall-clock limit")
+    _kill_group(proc)   # anything the candidate left behind (threads live in the process; forks do not)
+    if rc < 0:
+        sig = signal.Signals(-rc).name
+        why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
+        return attrs.evolve(empty, status="crashed", message=f"the candidate's process was killed by {sig}{why}")
+    result_path = jobdir / "result.json"
+    result = json.loads(result_path.read_text()) if result_path.is_file() else {}
+    if rc != 0 or "error" in result:
+        msg = result.get("error") or f"the measuring process exited with status {rc}"
+        if "MemoryError" in stderr_tail:
+            msg += " (out of memory: the limit is %d MiB)" % (policy.memory_bytes >> 20)
+        return attrs.evolve(empty, status="error", message=msg)
+    outputs: dict = {}
+    with np.load(jobdir / "outputs.npz") as data:
+        for key in data.files:
+            target, snap, name = key.split("/", 2)
+            outputs.setdefault(target, {}).setdefault(snap, {})[name] = data[key]
+    samples = {k: np.asarray(v, dtype=np.int64) for k, v in result["samples_ns"].items()}
+    return RunResult("ok", "", samples, outputs, result["inputs_modified"], stderr_tail, wall)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()

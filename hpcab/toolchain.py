@@ -1,0 +1,154 @@
+"""Toolchains: compilers and named flag sets from toolchains/*.toml, the one home of compiler flags."""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import attrs
+
+from hpcab.errors import InputError
+from hpcab.paths import toolchains_dir
+from hpcab.schema import validate
+
+
+@attrs.frozen
+class Compiler:
+    name: str
+    language: str
+    family: str
+    command: str
+    version: str            # what the images pin
+    version_command: tuple[str, ...]
+    nix: str
+    source_suffix: str
+    base_flags: tuple[str, ...]
+    shared_flags: tuple[str, ...]
+    link_flags: tuple[str, ...]
+
+    def available(self) -> bool:
+        return shutil.which(self.command) is not None
+
+    def installed_version(self) -> str:
+        """The version of the compiler on PATH ('missing' if there is none)."""
+        return probe_version(self.version_command)
+
+
+@attrs.frozen
+class FlagSet:
+    name: str
+    description: str
+    by_family: dict[str, tuple[str, ...]]
+
+    def flags_for(self, compiler: Compiler) -> tuple[str, ...]:
+        if compiler.family not in self.by_family:
+            raise InputError("toolchains", f"flagsets.{self.name}.{compiler.family}",
+                             f"flag set {self.name!r} has no flags for compiler family {compiler.family!r}")
+        return self.by_family[compiler.family]
+
+
+@attrs.frozen
+class Toolchains:
+    compilers: dict[str, Compiler]
+    flagsets: dict[str, FlagSet]
+    default_flagset: str
+    default_compilers: dict[str, str]
+    files: tuple[Path, ...]
+
+    def compiler(self, name_or_language: str) -> Compiler:
+        """A compiler by name, or the default one for a language."""
+        name = self.default_compilers.get(name_or_language, name_or_language)
+        if name not in self.compilers:
+            raise InputError("toolchains", "compiler", f"unknown compiler or language {name_or_language!r}; "
+                             f"expected one of: {', '.join(sorted(set(self.compilers) | set(self.default_compilers)))}")
+        return self.compilers[name]
+
+    def flagset(self, name: str | None) -> FlagSet:
+        name = name or self.default_flagset
+        if name not in self.flagsets:
+            raise InputError("toolchains", "flagset", f"unknown flag set {name!r}; expected one of: "
+                             f"{', '.join(sorted(self.flagsets))}")
+        return self.flagsets[name]
+
+    def compile_command(self, compiler: Compiler, flagset: FlagSet, source: Path, output: Path) -> list[str]:
+        return [compiler.command, *compiler.base_flags, *flagset.flags_for(compiler), *compiler.shared_flags,
+                "-o", str(output), str(source), *compiler.link_flags]
+
+    def matrix(self) -> dict:
+        """The compiler × flag-set matrix as plain data (what the Nix flake reads too)."""
+        return {
+            "compilers": {n: {"language": c.language, "family": c.family, "version": c.version, "nix": c.nix}
+                          for n, c in sorted(self.compilers.items())},
+            "flagsets": {n: {fam: list(fl) for fam, fl in sorted(f.by_family.items())}
+                         for n, f in sorted(self.flagsets.items())},
+            "defaults": {"flagset": self.default_flagset, "compilers": dict(sorted(self.default_compilers.items()))},
+        }
+
+
+_VERSION = re.compile(r"\d+\.\d+(?:\.\d+)?|\d+")
+
+
+@functools.lru_cache(maxsize=None)
+def probe_version(command: tuple[str, ...]) -> str:
+    if shutil.which(command[0]) is None:
+        return "missing"
+    try:
+        out = subprocess.run(list(command), capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    # nvcc-style banners carry the version on a 'release' line; others print just the version.
+    release = re.search(r"release (\d+\.\d+)", out)
+    if release:
+        return release.group(1)
+    match = _VERSION.search(out)
+    return match.group(0) if match else "unknown"
+
+
+def load_toolchains(directory: Path | None = None) -> Toolchains:
+    directory = Path(directory) if directory else toolchains_dir()
+    files = tuple(sorted(directory.glob("*.toml")))
+    if not files:
+        raise InputError(str(directory), "", "no toolchain files (*.toml)")
+    compilers: dict[str, Compiler] = {}
+    flagsets: dict[str, FlagSet] = {}
+    defaults: dict | None = None
+    origin: dict[str, Path] = {}
+    for path in files:
+        try:
+            doc = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(str(path), "", f"not valid TOML: {exc}") from None
+        validate(doc, "toolchains", path)
+        for name, c in doc.get("compilers", {}).items():
+            key = f"compilers.{name}"
+            if key in origin:
+                raise InputError(str(path), key, f"already defined in {origin[key]}")
+            origin[key] = path
+            compilers[name] = Compiler(name=name, **{k: tuple(v) if isinstance(v, list) else v for k, v in c.items()})
+        for name, f in doc.get("flagsets", {}).items():
+            key = f"flagsets.{name}"
+            if key in origin:
+                raise InputError(str(path), key, f"already defined in {origin[key]}")
+            origin[key] = path
+            flagsets[name] = FlagSet(name, f["description"],
+                                     {fam: tuple(v) for fam, v in f.items() if fam != "description"})
+        if "defaults" in doc:
+            if defaults is not None:
+                raise InputError(str(path), "defaults", f"already defined in {origin['defaults']}")
+            origin["defaults"] = path
+            defaults = doc["defaults"]
+    if defaults is None:
+        raise InputError(str(directory), "defaults", "no file defines [defaults]")
+    src = str(origin["defaults"])
+    if defaults["flagset"] not in flagsets:
+        raise InputError(src, "defaults.flagset", f"names unknown flag set {defaults['flagset']!r}")
+    for lang, name in defaults["compilers"].items():
+        if name not in compilers:
+            raise InputError(src, f"defaults.compilers.{lang}", f"names unknown compiler {name!r}")
+        if compilers[name].language != lang:
+            raise InputError(src, f"defaults.compilers.{lang}", f"{name!r} compiles {compilers[name].language}, not {lang}")
+    return Toolchains(compilers, flagsets, defaults["flagset"], dict(defaults["compilers"]), files)
