@@ -1,0 +1,136 @@
+"""Check: numerical validation of a candidate's outputs against the NumPy oracle.
+
+The rules (docs/numerical_validation.md): shapes and dtypes exact; integers and booleans
+exact; NaN and ±Inf at the same positions; for floating point, every element inside a band
+|got − ref| ≤ rtol·|ref| + atol·max|ref| AND a normwise relative error
+‖got − ref‖₂ / ‖ref‖₂ ≤ normwise.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from hpcab.kernel import Kernel, Tolerance
+
+# Per precision: (rtol, atol relative to the output's largest magnitude, normwise).
+BANDS = {
+    "float64": Tolerance(rtol=1e-9, atol=1e-12, normwise=1e-10),
+    "float32": Tolerance(rtol=1e-4, atol=1e-5, normwise=1e-4),
+}
+
+
+@attrs.frozen
+class OutputCheck:
+    name: str
+    ok: bool
+    max_abs_err: float = 0.0
+    max_rel_err: float = 0.0
+    normwise_err: float = 0.0
+    mismatches: int = 0
+    message: str = ""
+
+
+@attrs.frozen
+class Check:
+    correct: bool
+    outputs: tuple[OutputCheck, ...]
+    message: str = ""
+
+    @property
+    def max_abs_err(self) -> float:
+        return max((o.max_abs_err for o in self.outputs), default=0.0)
+
+    @property
+    def max_rel_err(self) -> float:
+        return max((o.max_rel_err for o in self.outputs), default=0.0)
+
+    @property
+    def normwise_err(self) -> float:
+        return max((o.normwise_err for o in self.outputs), default=0.0)
+
+
+def tolerance_for(kernel: Kernel) -> Tolerance:
+    """The precision's band, with the manifest's override (if any) on top."""
+    band = BANDS.get(kernel.precision, Tolerance(0.0, 0.0, 0.0))
+    o = kernel.tolerance
+    if o is None:
+        return band
+    return Tolerance(rtol=o.rtol if o.rtol is not None else band.rtol,
+                     atol=o.atol if o.atol is not None else band.atol,
+                     normwise=o.normwise if o.normwise is not None else band.normwise, reason=o.reason)
+
+
+def _index(flat: int, shape: tuple[int, ...]) -> str:
+    return str(tuple(int(i) for i in np.unravel_index(flat, shape))) if shape else "()"
+
+
+def check_output(name: str, got: np.ndarray, ref: np.ndarray, tol: Tolerance) -> OutputCheck:
+    got, ref = np.asarray(got), np.asarray(ref)
+    if got.shape != ref.shape:
+        return OutputCheck(name, False, message=f"{name}: shape {got.shape}, expected {ref.shape}")
+    if got.dtype != ref.dtype:
+        return OutputCheck(name, False, message=f"{name}: dtype {got.dtype}, expected {ref.dtype}")
+    if ref.size == 0:
+        return OutputCheck(name, True)
+
+    if ref.dtype.kind not in "fc":
+        wrong = got != ref
+        count = int(np.count_nonzero(wrong))
+        if not count:
+            return OutputCheck(name, True)
+        first = int(np.flatnonzero(wrong)[0])
+        diff = float(np.max(np.abs(got.astype(np.float64) - ref.astype(np.float64)))) if ref.dtype.kind != "b" else 1.0
+        return OutputCheck(name, False, max_abs_err=diff, mismatches=count,
+                           message=f"{name}: {count} of {ref.size} values differ (exact comparison); first at "
+                                   f"{_index(first, ref.shape)}: got {got.flat[first].item()!r}, expected {ref.flat[first].item()!r}")
+
+    # Non-finite values must sit at the same places (NaN vs NaN, +Inf vs +Inf).
+    rf, gf = np.isfinite(ref), np.isfinite(got)
+    same_special = (np.isnan(ref) == np.isnan(got)) & ((rf | np.isnan(ref)) | (got == ref))
+    bad = ~same_special | (rf != gf)
+    if np.any(bad):
+        count = int(np.count_nonzero(bad))
+        first = int(np.flatnonzero(bad)[0])
+        return OutputCheck(name, False, max_abs_err=float("inf"), max_rel_err=float("inf"),
+                           normwise_err=float("inf"), mismatches=count,
+                           message=f"{name}: {count} of {ref.size} values are NaN/Inf where the reference's are "
+                                   f"not (or the reverse); first at {_index(first, ref.shape)}: got "
+                                   f"{got.flat[first].item()!r}, expected {ref.flat[first].item()!r}")
+
+    r = ref[rf].astype(np.complex128 if ref.dtype.kind == "c" else np.float64)
+    g = got[rf].astype(r.dtype)
+    err = np.abs(g - r)
+    mag = np.abs(r)
+    scale = float(mag.max()) if mag.size else 0.0
+    limit = tol.rtol * mag + tol.atol * (scale if scale > 0 else 1.0)
+    outside = err > limit
+    max_abs = float(err.max()) if err.size else 0.0
+    nz = mag > 0
+    max_rel = float((err[nz] / mag[nz]).max()) if np.any(nz) else (0.0 if max_abs == 0 else float("inf"))
+    rnorm = float(np.linalg.norm(r))
+    enorm = float(np.linalg.norm(err))
+    normwise = enorm / rnorm if rnorm > 0 else enorm
+    count = int(np.count_nonzero(outside))
+    ok = count == 0 and normwise <= tol.normwise
+    message = ""
+    if not ok:
+        worst = int(np.argmax(err - limit))
+        pos = np.flatnonzero(rf)[worst]
+        message = (f"{name}: max abs error {max_abs:.3g}, max rel error {max_rel:.3g}, normwise {normwise:.3g} "
+                   f"(allowed rtol {tol.rtol:g}, atol {tol.atol:g}×max|ref|, normwise {tol.normwise:g}); "
+                   f"{count} of {ref.size} elements outside the band; worst at {_index(int(pos), ref.shape)}: "
+                   f"got {got.flat[pos].item()!r}, expected {ref.flat[pos].item()!r}")
+    return OutputCheck(name, ok, max_abs, max_rel, normwise, count, message)
+
+
+def check_outputs(kernel: Kernel, got: dict[str, np.ndarray], expected: dict[str, np.ndarray]) -> Check:
+    tol = tolerance_for(kernel)
+    results = []
+    for name in kernel.outputs:
+        if name not in got:
+            results.append(OutputCheck(name, False, message=f"{name}: missing from the candidate's outputs"))
+            continue
+        results.append(check_output(name, got[name], expected[name], tol))
+    failed = [o.message for o in results if not o.ok]
+    return Check(not failed, tuple(results), "; ".join(failed))

@@ -1,0 +1,54 @@
+"""The environment fingerprint recorded with every grade: what a timing depends on."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+from pathlib import Path
+
+import numpy as np
+
+import hpcab
+from hpcab.corpus import content_hash
+from hpcab.paths import corpus_dir
+from hpcab.toolchain import Toolchains
+
+
+def cpu_info() -> dict:
+    model, flags = platform.processor() or "unknown", []
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            key = key.strip()
+            if key == "model name" and model in ("unknown", "", platform.machine()):
+                model = value.strip()
+            elif key == "flags" and not flags:
+                flags = value.split()
+    except OSError:
+        pass
+    return {"model": model, "machine": platform.machine(), "logical_cpus": os.cpu_count(), "flags": sorted(flags)}
+
+
+def fingerprint(toolchains: Toolchains, threads: int, cpus: tuple[int, ...] | None,
+                corpus_root: Path | None = None) -> dict:
+    cpu = cpu_info()
+    env = {
+        "hpcab_version": hpcab.__version__,
+        "cpu_model": cpu["model"],
+        "cpu_flags": cpu["flags"],
+        "machine": cpu["machine"],
+        "logical_cpus": cpu["logical_cpus"],
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "compilers": {n: c.installed_version() for n, c in sorted(toolchains.compilers.items())},
+        "corpus_hash": content_hash(corpus_root or corpus_dir()),
+        "threads": threads,
+        "cpus": list(cpus) if cpus else None,
+        # Set by the images (later issues); a grade outside an image says 'native'.
+        "image_digest": os.environ.get("HPCAB_IMAGE_DIGEST", "native"),
+    }
+    env["id"] = hashlib.sha256(json.dumps(env, sort_keys=True).encode()).hexdigest()[:16]
+    return env
