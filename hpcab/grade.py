@@ -83,7 +83,8 @@ def grade_case(kernel: Kernel, case: Case, library: Path, harness: Path, policy:
     run = run_case(kernel, case, inputs, [Target(CANDIDATE, "c", library), Target(NUMPY, "python")],
                    harness, policy)
     if run.status != "ok":
-        return CaseResult(case, run.status, run.message + (f"\n{run.stderr_tail}" if run.status == "error" else ""))
+        tail = run.stderr_tail.strip() if run.status == "error" else ""
+        return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""))
     numpy_timing = summarize(run.samples_ns[NUMPY])
     modified = run.inputs_modified.get(CANDIDATE, [])
     if modified:

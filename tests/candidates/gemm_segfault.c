@@ -1,0 +1,9 @@
+/* Crashes on purpose: writes through a null pointer. */
+#include <stdint.h>
+void gemm(const double *restrict A, const double *restrict B, double *restrict C,
+          double alpha, double beta, int64_t NI, int64_t NJ, int64_t NK,
+          uint8_t *restrict workspace, int64_t workspace_size)
+{
+    volatile double *p = (volatile double *)0;
+    *p = A[0] + B[0] + C[0];
+}
