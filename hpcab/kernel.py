@@ -69,7 +69,7 @@ class Tolerance:
     reason: str = ""
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)   # identity: a corpus loads each kernel once
 class Kernel:
     id: str                      # track/[dwarf/]name
     name: str
@@ -195,11 +195,13 @@ def _check_semantics(k: Kernel, source: str) -> None:
     for group, items in groups:
         for i, nm in items:
             field = f"{group}[{i}]" if group == "sizes" else f"{group}[{i}].name"
-            if nm in seen:
-                raise InputError(source, field, f"name {nm!r} is already used by {seen[nm]}")
-            if nm in ("workspace", "workspace_size", k.name):
+            # Case-insensitive: the same ABI must be expressible in Fortran.
+            if nm.lower() in seen:
+                raise InputError(source, field, f"name {nm!r} clashes with {seen[nm.lower()]} (names must differ "
+                                                "ignoring case: Fortran does not tell 'w' from 'W')")
+            if nm.lower() in ("workspace", "workspace_size", k.name.lower()):
                 raise InputError(source, field, f"name {nm!r} is reserved")
-            seen[nm] = f"{group}[{i}]"
+            seen[nm.lower()] = f"{group}[{i}] ({nm})"
 
     known = set(k.sizes)
 

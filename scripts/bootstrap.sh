@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install what hpcab needs on a fresh Debian 12 or 13 machine (run as root), into ./.venv.
+# Idempotent and quick when everything is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+for pair in gcc:gcc g++:g++ gfortran:gfortran; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+done
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+if ((${#missing[@]})); then
+    echo "bootstrap: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+# Exact versions in requirements/constraints.txt; the ranges live in pyproject.toml.
+.venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[dev]'

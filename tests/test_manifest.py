@@ -1,0 +1,148 @@
+"""Manifests: every corpus manifest validates; broken ones get errors naming file and field."""
+
+import re
+
+import pytest
+import yaml
+
+from hpcab.corpus import load_corpus
+from hpcab.errors import InputError
+from hpcab.kernel import TRACKS, load_kernel
+
+
+def test_every_corpus_manifest_and_reference_loads(corpus):
+    assert len(corpus.kernels) >= 16
+    for k in corpus.kernels:
+        ref = k.reference()            # signature checks run here
+        assert callable(ref.function) and callable(ref.initialize)
+
+
+def test_corpus_covers_tracks_dwarfs_and_dtypes(corpus):
+    assert {k.track for k in corpus.kernels} == set(TRACKS)
+    assert len({k.dwarf for k in corpus.kernels if k.dwarf}) >= 5
+    dtypes = {a.dtype for k in corpus.kernels for a in k.buffer_specs()}
+    assert {"float32", "float64", "int32", "uint8", "complex128"} <= dtypes
+    tsvc = {k.tsvc["category"] for k in corpus.kernels if k.tsvc}
+    assert {"reduction", "recurrence", "wavefront", "control_flow"} <= tsvc
+
+
+def _edit(path, change):
+    doc = yaml.safe_load(path.read_text())
+    change(doc)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+def _load_error(kdir) -> InputError:
+    with pytest.raises(InputError) as err:
+        k = load_kernel(kdir, kdir.parents[2])
+        k.reference()
+    return err.value
+
+
+def test_unknown_key_names_file_and_key(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d.update(flops="2*NI*NJ*NK"))
+    err = _load_error(kdir)
+    assert err.source.endswith("gemm.yaml")
+    assert err.field == "flops" and "unknown key" in err.message
+
+
+def test_wrong_dtype_names_the_array_field(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d["arrays"][1].update(dtype="double"))
+    err = _load_error(kdir)
+    assert err.source.endswith("gemm.yaml")
+    assert err.field == "arrays[1].dtype"
+    assert "'double'" in err.message and "float64" in err.message
+
+
+def test_missing_required_field(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d.pop("provenance"))
+    err = _load_error(kdir)
+    assert "provenance" in err.message and "required" in err.message
+
+
+def test_shape_with_undeclared_symbol(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d["arrays"][0].update(shape=["NI", "Q"]))
+    err = _load_error(kdir)
+    assert err.field == "arrays[0].shape[1]" and "Q" in err.message
+
+
+def test_tolerance_override_needs_a_reason(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d.update(tolerance={"rtol": 1e-6}))
+    err = _load_error(kdir)
+    assert err.field == "tolerance" and "reason" in err.message
+
+
+def test_preset_missing_a_symbol(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d["presets"]["M"].pop("NK"))
+    err = _load_error(kdir)
+    assert err.field == "presets.M" and "NK" in err.message
+
+
+def test_missing_reference_function_names_file_and_function(kernel_copy):
+    kdir = kernel_copy("gemm")
+    ref = kdir / "gemm_numpy.py"
+    ref.write_text(ref.read_text().replace("def gemm(", "def gemm_kernel("))
+    err = _load_error(kdir)
+    assert err.source.endswith("gemm_numpy.py") and err.field == "gemm"
+    assert "must define a function named 'gemm'" in err.message
+
+
+def test_reference_parameters_must_follow_the_manifest(kernel_copy):
+    kdir = kernel_copy("gemm")
+    ref = kdir / "gemm_numpy.py"
+    ref.write_text(ref.read_text().replace("def gemm(A, B, C, alpha, beta,", "def gemm(B, A, C, alpha, beta,"))
+    err = _load_error(kdir)
+    assert err.field == "gemm" and "expected (A, B, C, alpha, beta, NI, NJ, NK)" in err.message
+
+
+def test_track_fields_are_enforced(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d.pop("scale"))
+    err = _load_error(kdir)
+    assert err.field == "scale"
+
+
+def test_path_is_the_id(kernel_copy):
+    kdir = kernel_copy("gemm")
+    k = load_kernel(kdir, kdir.parents[2])
+    assert (k.track, k.dwarf, k.name) == ("scientific_computing", "dense_linear_algebra", "gemm")
+    assert k.id == "scientific_computing/dense_linear_algebra/gemm"
+
+
+def test_unknown_dwarf_folder_is_rejected(tmp_path, kernel_copy):
+    kdir = kernel_copy("gemm")
+    bad = kdir.parents[1] / "linear_stuff" / "gemm"
+    bad.parent.mkdir()
+    kdir.rename(bad)
+    with pytest.raises(InputError, match="unknown dwarf 'linear_stuff'"):
+        load_corpus(bad.parents[2])
+
+
+def test_selectors(corpus):
+    assert [k.name for k in corpus.select("gemm")] == ["gemm"]
+    structured = corpus.select("structured_grids")
+    assert structured and all(k.dwarf == "structured_grids" for k in structured)
+    l2 = corpus.select("L2")
+    assert l2 and all(k.level == 2 for k in l2)
+    mixed = corpus.select("gemm,structured_grids,machine_learning")
+    assert {k.track for k in mixed} == {"scientific_computing", "machine_learning"}
+    assert len(mixed) == len(set(mixed))
+    with pytest.raises(InputError, match="no_such_thing"):
+        corpus.select("gemm,no_such_thing")
+
+
+def test_corpus_hash_changes_with_content(kernel_copy):
+    from hpcab.corpus import content_hash
+    kdir = kernel_copy("gemm")
+    root = kdir.parents[2]
+    before = content_hash(root)
+    assert before == content_hash(root)
+    (kdir / "gemm_numpy.py").write_text((kdir / "gemm_numpy.py").read_text() + "\n# changed\n")
+    assert content_hash(root) != before
+    assert re.fullmatch(r"[0-9a-f]{64}", before)
