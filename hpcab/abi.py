@@ -67,7 +67,8 @@ def _shape_comment(kernel: Kernel) -> list[str]:
     for p in params(kernel):
         if p.pointer and p.role != "workspace":
             dims = "".join(f"[{d}]" for d in p.shape)
-            what = {"array": next(a.intent for a in kernel.arrays if a.name == p.name), "return": "out (returned value)"}[p.role]
+            what = ("out (returned value)" if p.role == "return"
+                    else next(a.intent for a in kernel.arrays if a.name == p.name))
             lines.append(f"  {p.name:<12} {p.dtype:<10} {dims:<20} {what}")
     return lines
 
