@@ -21,7 +21,7 @@ from hpcab.environment import fingerprint
 from hpcab.harness import build_harness
 from hpcab.kernel import Kernel
 from hpcab.measure import Speedup, Timing, speedup, summarize
-from hpcab.run import Policy, Target, run_case
+from hpcab.run import Policy, Target, pinned, run_case
 from hpcab.toolchain import Toolchains
 
 CANDIDATE, NUMPY = "candidate", "numpy"
@@ -107,6 +107,7 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
           progress: Callable[[str], None] | None = None) -> Grade:
     """Build, run, check and measure a candidate on every case. Never raises for the candidate's faults."""
     say = progress or (lambda _msg: None)
+    policy = pinned(policy)
     say("building")
     built = build(candidate, toolchains, flagset)
     env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.directory.parents[len(kernel.id.split("/")) - 1])

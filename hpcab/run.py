@@ -40,6 +40,16 @@ class Policy:
     file_bytes: int = 4 << 30
 
 
+def pinned(policy: Policy) -> Policy:
+    """The policy with its CPU set made explicit: by default the last `threads` CPUs this
+    process may use (the judge's own work tends to land on the first), so a grade records
+    where it ran and repeated grades run on the same cores."""
+    if policy.cpus:
+        return policy
+    allowed = sorted(os.sched_getaffinity(0))
+    return attrs.evolve(policy, cpus=tuple(allowed[-max(policy.threads, 1):]))
+
+
 @attrs.frozen
 class Target:
     """One implementation to time: a C-ABI library, or the NumPy reference ('python')."""
@@ -110,7 +120,7 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
     try:
         (jobdir / "job.json").write_text(json.dumps(job))
         np.savez(jobdir / "inputs.npz", **pristine)
-        return _spawn(jobdir, policy)
+        return _spawn(jobdir, pinned(policy))
     finally:
         if own_dir:
             shutil.rmtree(jobdir, ignore_errors=True)
