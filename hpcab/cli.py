@@ -141,8 +141,9 @@ def _print_grade(g, out: Console, db: str | None) -> None:
             out.print(f"[red]{c.case.label}:[/red] {c.message}", markup=True, highlight=False)
     if g.correct:
         sp = g.speedup_numpy
-        out.print(f"[bold green]CORRECT[/bold green] — {sp.value:.2f}× the NumPy reference "
-                  f"(95% CI {sp.ci_low:.2f}–{sp.ci_high:.2f})")
+        plain = (f"{sp.value:.2f}× faster than" if sp.value >= 1 else f"{1 / sp.value:.2f}× slower than")
+        out.print(f"[bold green]CORRECT[/bold green] on {len(g.cases)} case(s) — speedup {sp.value:.2f}× over "
+                  f"the NumPy reference (95% CI {sp.ci_low:.2f}–{sp.ci_high:.2f}): {plain} NumPy")
     else:
         out.print(f"[bold red]{g.status.upper()}[/bold red]")
     out.print(f"grade {g.id}" + (f" recorded in {db}" if db else " (not recorded: pass --db FILE)"))

@@ -31,7 +31,7 @@ def test_grade_correct_records_and_exits_zero(tmp_path):
     db = tmp_path / "judge.db"
     out = hpcab("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--db", str(db), "--target-seconds", "0.05")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "CORRECT" in out.stdout and "the NumPy reference" in out.stdout and "recorded in" in out.stdout
+    assert "CORRECT" in out.stdout and "over the NumPy reference" in out.stdout and "recorded in" in out.stdout
     import sqlite3
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM grades").fetchone()[0] == 1
 
