@@ -121,6 +121,8 @@ def fortran_expr(text: str | int) -> str:
                 return f"shiftl({a}, {b})"
             if op is ast.RShift:
                 return f"shiftr({a}, {b})"
+            if op in (ast.BitAnd, ast.BitOr, ast.BitXor):
+                return f"{ {ast.BitAnd: 'iand', ast.BitOr: 'ior', ast.BitXor: 'ieor'}[op]}({a}, {b})"
             sym = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "/", ast.Pow: "**"}[op]
             return f"({a} {sym} {b})"
         if isinstance(node, ast.Call) and node.func.id in ("min", "max"):

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hpcab import __version__
@@ -36,7 +37,7 @@ def cmd_list(args, out: Console) -> int:
         dtypes = sorted({a.dtype for a in k.arrays} | {r.dtype for r in k.returns})
         sub = k.dwarf or (k.tsvc or {}).get("category", "")
         desc = k.description if len(k.description) < 60 else k.description[:57] + "..."
-        table.add_row(k.name, k.track, sub, f"L{k.level}", ", ".join(dtypes), desc)
+        table.add_row(k.name, k.track, sub, f"L{k.level}", ", ".join(dtypes), escape(desc))
     out.print(table)
     return 0
 
@@ -50,8 +51,8 @@ def cmd_show(args, out: Console) -> int:
         sys.stdout.write(show_abi(k, args.abi))   # exact text, for copying into a file
         return 0
     out.print(f"[bold]{k.id}[/bold]  (level {k.level})")
-    out.print(k.description)
-    out.print(f"provenance: {k.provenance}")
+    out.print(k.description, markup=False)
+    out.print(f"provenance: {k.provenance}", markup=False)
     out.print(f"sizes: {', '.join(k.sizes)}" + (f"   constraints: {'; '.join(k.constraints)}" if k.constraints else ""))
     for name, p in k.presets.items():
         out.print(f"  preset {name}: " + " ".join(f"{s}={v}" for s, v in p.items()))
@@ -59,7 +60,7 @@ def cmd_show(args, out: Console) -> int:
     out.print(f"precision: {k.precision}" + ("" if k.precision == "exact" else
               f" (rtol {tol.rtol:g}, atol {tol.atol:g}×max|ref|, normwise {tol.normwise:g})"))
     if k.tsvc:
-        out.print(f"tsvc: {k.tsvc['category']} — {k.tsvc['optimization']}")
+        out.print(f"tsvc: {k.tsvc['category']} — {k.tsvc['optimization']}", markup=False)
     out.print(f"reference: {k.reference_path}")
     out.print("\nC ABI (see --abi c|cpp|fortran|cuda):")
     out.print(show_abi(k, "c"), markup=False, highlight=False)

@@ -205,11 +205,17 @@ def _check_semantics(k: Kernel, source: str) -> None:
 
     known = set(k.sizes)
 
+    probe = {s: 3 for s in k.sizes}   # any values: evaluating once finds unsupported constructs
+
     def check_expr(text, field):
         try:
             unknown = expr.symbols(text) - known
+            if not unknown:
+                expr.evaluate(text, probe)
         except expr.ExprError as exc:
             raise InputError(source, field, str(exc)) from None
+        except ArithmeticError:
+            pass   # e.g. a division by a symbol that happens to be 0 in the probe
         if unknown:
             raise InputError(source, field, f"uses {', '.join(sorted(unknown))}, which is not a size symbol "
                                             f"(declared: {', '.join(k.sizes)})")
@@ -235,6 +241,10 @@ def _check_semantics(k: Kernel, source: str) -> None:
         for i, c in enumerate(k.constraints):
             if not expr.evaluate(c, sizes):
                 raise InputError(source, field, f"violates constraints[{i}] ({c})")
+        for i, a in enumerate(k.buffer_specs()):
+            for d, dim in enumerate(a.shape):
+                if expr.evaluate(dim, sizes) < 0:
+                    raise InputError(source, field, f"gives {a.name} a negative extent (dimension {d}: {dim})")
 
     if not any(a.is_output for a in k.arrays) and not k.returns:
         raise InputError(source, "arrays", "no output: at least one array must be out/inout, or a value returned")

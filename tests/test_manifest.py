@@ -146,3 +146,28 @@ def test_corpus_hash_changes_with_content(kernel_copy):
     (kdir / "gemm_numpy.py").write_text((kdir / "gemm_numpy.py").read_text() + "\n# changed\n")
     assert content_hash(root) != before
     assert re.fullmatch(r"[0-9a-f]{64}", before)
+
+
+def test_shape_expressions_cannot_run_code(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d["arrays"][0].update(shape=["__import__('os').getpid()", "NK"]))
+    err = _load_error(kdir)
+    assert err.field == "arrays[0].shape[0]"
+
+
+def test_bitwise_constraint_and_its_fortran_form(kernel_copy):
+    from hpcab import expr
+    from hpcab.abi import fortran_expr
+    assert expr.evaluate("N & (N - 1) == 0", {"N": 64}) and not expr.evaluate("N & (N - 1) == 0", {"N": 48})
+    assert fortran_expr("N & (N - 1)") == "iand(N, (N - 1_c_int64_t))"
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI & (NI - 1) == 0"]))
+    err = _load_error(kdir)
+    assert err.field == "presets.S" and "constraints[0]" in err.message   # 400 is no power of two
+
+
+def test_unsupported_constraint_names_its_field(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _edit(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI if NJ else NK"]))
+    err = _load_error(kdir)
+    assert err.field == "constraints[0]" and "unsupported" in err.message
