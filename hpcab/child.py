@@ -19,10 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-
-def _poison_like(arr: np.ndarray) -> np.ndarray:
-    from hpcab.case import poison
-    return poison(arr.dtype, arr.shape)
+from hpcab.case import poison
 
 
 class CTarget:
@@ -95,7 +92,7 @@ class LoadError(Exception):
     pass
 
 
-def _reset(target, pristine: dict, poisons: dict, job: dict) -> None:
+def _reset(target, pristine: dict, poisons: dict) -> None:
     for name, buf in target.buffers.items():
         if name in poisons:
             np.copyto(buf, poisons[name])
@@ -111,7 +108,7 @@ def run(jobdir: Path) -> int:
     job = json.loads((jobdir / "job.json").read_text())
     with np.load(jobdir / "inputs.npz") as data:
         pristine = {k: data[k] for k in data.files}
-    poisons = {n: _poison_like(pristine[n]) for n in job["poisoned"]}
+    poisons = {n: poison(pristine[n].dtype, pristine[n].shape) for n in job["poisoned"]}
 
     targets = []
     try:
@@ -148,7 +145,7 @@ def run(jobdir: Path) -> int:
     while True:
         order = targets if rnd % 2 == 0 else targets[::-1]
         for t in order:
-            _reset(t, pristine, poisons, job)
+            _reset(t, pristine, poisons)
             ns = t.call()
             if rnd == 0:
                 snapshot(t, "first")

@@ -21,7 +21,7 @@ import attrs
 import numpy as np
 
 from hpcab.abi import params
-from hpcab.case import Case
+from hpcab.case import Case, poison
 from hpcab.kernel import Kernel
 
 
@@ -96,7 +96,6 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
     ps = params(kernel)
     pristine = dict(inputs)
     for r in kernel.returns:     # returned values travel as poisoned 1-element (or shaped) buffers
-        from hpcab.case import poison
         pristine[r.name] = poison(r.dtype, kernel.shape_of(r, case.sizes) or (1,))
     job = {
         "kernel": kernel.id,
