@@ -6,12 +6,18 @@ and writes result.json and outputs.npz back. It never sees the oracle's outputs.
 
 Per call, outside the timer: every input is copied fresh from the pristine set and every
 output buffer poisoned. Inside the timer: only the call (C targets: timed in C by the
-trampoline; Python targets: perf_counter_ns around the call).
+trampoline; Python and numba targets: perf_counter_ns around the call).
+
+An optional target (a baseline) that cannot be loaded, or raises, is dropped and its error
+reported in result.json's target_errors; the others are still timed. Which target the
+child is loading or calling is kept in JOBDIR/where, so that when it dies the caller knows
+whose call it was.
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import sys
 import time
@@ -88,8 +94,60 @@ class PythonTarget:
                 self.buffers[r.name][...] = outs[r.name]
 
 
+class NumbaTarget(PythonTarget):
+    """The NumPy reference compiled with numba.njit: the loop_level_reasoning baseline.
+
+    Compiled by one untimed call when the target is loaded, so the compiler is never timed
+    whatever the policy's warm-up (the buffers are reset before every timed call anyway).
+    NUMBA_NUM_THREADS comes from the judge's policy (hpcab/run.py)."""
+
+    def __init__(self, spec: dict, job: dict, pristine: dict):
+        super().__init__(spec, job, pristine)
+        try:
+            import numba
+        except ImportError as exc:
+            raise LoadError(f"target {self.name!r} needs numba, which is not installed in the judge's "
+                            f"environment ({exc}); install hpcab[frameworks]") from None
+        try:
+            self.function = numba.njit(cache=False)(self.function)
+            self.function(*self.args)
+        except Exception as exc:
+            raise LoadError(f"numba cannot compile the reference {self.kernel.name}: {_brief(exc)}") from None
+
+    def collect_returns(self) -> None:
+        # numba boxes a returned scalar as a Python float or int: give it the manifest's dtype.
+        rets = self.kernel.returns
+        if rets:
+            items = self.returned if len(rets) > 1 else (self.returned,)
+            if isinstance(items, tuple) and len(items) == len(rets):
+                cast = tuple(np.asarray(v).astype(r.dtype, copy=False) for v, r in zip(items, rets))
+                self.returned = cast if len(rets) > 1 else cast[0]
+        super().collect_returns()
+
+
 class LoadError(Exception):
     pass
+
+
+def _brief(exc: BaseException, limit: int = 2000) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+class Where:
+    """Which target the child is busy with, in the shared file the caller reads after a crash."""
+    LOADING, CALLING = 1, 2
+
+    def __init__(self, path: Path):
+        self._map = None
+        if path.is_file() and path.stat().st_size >= 2:
+            with open(path, "r+b") as f:
+                self._map = mmap.mmap(f.fileno(), 2)
+
+    def set(self, phase: int, index: int = 0) -> None:
+        if self._map is not None:
+            self._map[1] = index
+            self._map[0] = phase
 
 
 def _reset(target, pristine: dict, poisons: dict) -> None:
@@ -104,31 +162,47 @@ def _modified_inputs(target, pristine: dict, job: dict) -> list[str]:
     return [n for n in job["inputs"] if not np.array_equal(target.buffers[n], pristine[n], equal_nan=True)]
 
 
+def _load(spec: dict, job: dict, pristine: dict):
+    if spec["kind"] == "c":
+        import cffi
+        from hpcab.harness import HARNESS_CDEF
+        ffi = cffi.FFI()
+        ffi.cdef(HARNESS_CDEF)
+        harness = ffi.dlopen(job["harness"])
+        return CTarget(spec, job, pristine, ffi, harness)
+    if spec["kind"] == "numba":
+        return NumbaTarget(spec, job, pristine)
+    if spec["kind"] == "python":
+        return PythonTarget(spec, job, pristine)
+    raise LoadError(f"target {spec['name']!r}: unknown kind {spec['kind']!r}")
+
+
 def run(jobdir: Path) -> int:
     job = json.loads((jobdir / "job.json").read_text())
     with np.load(jobdir / "inputs.npz") as data:
         pristine = {k: data[k] for k in data.files}
     poisons = {n: poison(pristine[n].dtype, pristine[n].shape) for n in job["poisoned"]}
+    where = Where(jobdir / "where")
 
-    targets = []
-    try:
-        for spec in job["targets"]:
-            if spec["kind"] == "c":
-                import cffi
-                ffi = cffi.FFI()
-                from hpcab.harness import HARNESS_CDEF
-                ffi.cdef(HARNESS_CDEF)
-                harness = ffi.dlopen(job["harness"])
-                targets.append(CTarget(spec, job, pristine, ffi, harness))
-            else:
-                targets.append(PythonTarget(spec, job, pristine))
-    except LoadError as exc:
-        (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
-        return 3
+    targets = []                 # (index in the job, spec, target)
+    target_errors: dict[str, str] = {}
+    for index, spec in enumerate(job["targets"]):
+        where.set(Where.LOADING, index)
+        try:
+            targets.append((index, spec, _load(spec, job, pristine)))
+        except Exception as exc:
+            if spec.get("optional"):
+                target_errors[spec["name"]] = str(exc) if isinstance(exc, LoadError) else _brief(exc)
+                continue
+            if isinstance(exc, LoadError):
+                (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
+                return 3
+            raise
+    where.set(0)
 
-    samples = {t.name: [] for t in targets}
+    samples = {t.name: [] for _, _, t in targets}
     snapshots: dict[str, np.ndarray] = {}
-    modified: dict[str, list[str]] = {t.name: [] for t in targets}
+    modified: dict[str, list[str]] = {t.name: [] for _, _, t in targets}
 
     def snapshot(t, tag):
         if isinstance(t, PythonTarget):
@@ -139,30 +213,54 @@ def run(jobdir: Path) -> int:
             if n not in modified[t.name]:
                 modified[t.name].append(n)
 
+    def drop(index, spec, t, exc):
+        """An optional target failed: report it, forget everything it produced, time the rest."""
+        target_errors[t.name] = _brief(exc)
+        targets.remove((index, spec, t))
+        for key in [k for k in snapshots if k.startswith(t.name + "/")]:
+            del snapshots[key]
+        samples.pop(t.name, None)
+        modified.pop(t.name, None)
+
     warmup, min_reps, max_reps = job["warmup"], job["min_repetitions"], job["max_repetitions"]
     started = time.monotonic()
     rnd = 0
     while True:
-        order = targets if rnd % 2 == 0 else targets[::-1]
-        for t in order:
-            _reset(t, pristine, poisons)
-            ns = t.call()
-            if rnd == 0:
-                snapshot(t, "first")
+        order = list(targets) if rnd % 2 == 0 else targets[::-1]
+        for index, spec, t in order:
+            where.set(Where.CALLING, index)
+            try:
+                _reset(t, pristine, poisons)
+                ns = t.call()
+                if rnd == 0:
+                    snapshot(t, "first")
+            except Exception as exc:
+                if not spec.get("optional"):
+                    raise
+                drop(index, spec, t, exc)
+                continue
             if rnd >= warmup:
                 samples[t.name].append(ns)
+        where.set(0)
         rnd += 1
         timed = rnd - warmup
         spent = max((sum(s) for s in samples.values()), default=0) / 1e9
         if timed >= max_reps or (timed >= min_reps and (spent >= job["target_seconds"]
                                                         or time.monotonic() - started >= job["max_seconds"])):
             break
-    for t in targets:
-        snapshot(t, "last")
+    for index, spec, t in list(targets):
+        where.set(Where.CALLING, index)
+        try:
+            snapshot(t, "last")
+        except Exception as exc:
+            if not spec.get("optional"):
+                raise
+            drop(index, spec, t, exc)
+    where.set(0)
 
     np.savez(jobdir / "outputs.npz", **snapshots)
     (jobdir / "result.json").write_text(json.dumps({
-        "samples_ns": samples, "inputs_modified": modified, "rounds": rnd,
+        "samples_ns": samples, "inputs_modified": modified, "rounds": rnd, "target_errors": target_errors,
     }))
     return 0
 

@@ -52,10 +52,15 @@ def pinned(policy: Policy) -> Policy:
 
 @attrs.frozen
 class Target:
-    """One implementation to time: a C-ABI library, or the NumPy reference ('python')."""
+    """One implementation to time: a C-ABI library, the NumPy reference ('python'), or the
+    reference jitted by numba ('numba').
+
+    An optional target (a baseline) never fails the run: if it cannot be loaded or raises,
+    the child drops it and reports why in RunResult.target_errors."""
     name: str
-    kind: str                 # c | python
+    kind: str                 # c | python | numba
     library: Path | None = None
+    optional: bool = False
 
 
 @attrs.frozen
@@ -67,6 +72,11 @@ class RunResult:
     inputs_modified: dict[str, list[str]]
     stderr_tail: str
     wall_seconds: float
+    target_errors: dict[str, str] = attrs.field(factory=dict)   # optional target -> why it was dropped
+    # When the child died, timed out or failed: the target it was loading or calling then
+    # (None: between targets, e.g. starting up or writing results), and the phase.
+    failed_target: str | None = None
+    failed_phase: str = ""    # loading | calling | ""
 
 
 def _limits(policy: Policy, timeout: float):
@@ -101,7 +111,7 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
         "kernel": kernel.id,
         "harness": str(harness) if harness else None,
         "targets": [{"name": t.name, "kind": t.kind, "library": str(t.library) if t.library else None,
-                     "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
+                     "optional": t.optional, "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
                      "corpus_root": str(kernel.directory.resolve().parents[len(kernel.id.split("/")) - 1])}
                     for t in targets],
         "params": [{"name": p.name, "dtype": p.dtype, "pointer": p.pointer, "role": p.role} for p in ps],
@@ -119,13 +129,31 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
     try:
         (jobdir / "job.json").write_text(json.dumps(job))
         np.savez(jobdir / "inputs.npz", **pristine)
-        return _spawn(jobdir, pinned(policy))
+        (jobdir / WHERE_FILE).write_bytes(bytes(WHERE_BYTES))
+        return _spawn(jobdir, pinned(policy), [t.name for t in targets])
     finally:
         if own_dir:
             shutil.rmtree(jobdir, ignore_errors=True)
 
 
-def _spawn(jobdir: Path, policy: Policy) -> RunResult:
+# The child keeps, in this small shared file, which target it is loading or calling
+# (byte 0: phase, byte 1: the target's index), so the caller can tell whose fault a crash
+# or a hang was when several targets share the process.
+WHERE_FILE, WHERE_BYTES = "where", 8
+PHASES = {1: "loading", 2: "calling"}
+
+
+def _where(jobdir: Path, names: list[str]) -> tuple[str | None, str]:
+    try:
+        data = (jobdir / WHERE_FILE).read_bytes()
+    except OSError:
+        return None, ""
+    if len(data) < 2 or data[0] not in PHASES or data[1] >= len(names):
+        return None, ""
+    return names[data[1]], PHASES[data[0]]
+
+
+def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
     started = time.monotonic()
     timeout = policy.timeout_seconds
     with open(jobdir / "stderr.txt", "wb") as err:
@@ -139,14 +167,17 @@ def _spawn(jobdir: Path, policy: Policy) -> RunResult:
             rc = None
     wall = time.monotonic() - started
     stderr_tail = (jobdir / "stderr.txt").read_bytes()[-4000:].decode(errors="replace")
-    empty = RunResult("", "", {}, {}, {}, stderr_tail, wall)
+    failed_target, failed_phase = _where(jobdir, names)
+    empty = RunResult("", "", {}, {}, {}, stderr_tail, wall, {}, failed_target, failed_phase)
+    during = f" while {failed_phase} target {failed_target!r}" if failed_target else ""
     if rc is None:
-        return attrs.evolve(empty, status="timeout", message=f"killed after the {timeout:g} s wall-clock limit")
+        return attrs.evolve(empty, status="timeout",
+                            message=f"killed after the {timeout:g} s wall-clock limit{during}")
     _kill_group(proc)   # anything the candidate left behind (threads live in the process; forks do not)
     if rc < 0:
         sig = signal.Signals(-rc).name
         why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
-        return attrs.evolve(empty, status="crashed", message=f"the candidate's process was killed by {sig}{why}")
+        return attrs.evolve(empty, status="crashed", message=f"the measuring process was killed by {sig}{why}{during}")
     result_path = jobdir / "result.json"
     result = json.loads(result_path.read_text()) if result_path.is_file() else {}
     if rc != 0 or "error" in result:
@@ -160,7 +191,8 @@ def _spawn(jobdir: Path, policy: Policy) -> RunResult:
             target, snap, name = key.split("/", 2)
             outputs.setdefault(target, {}).setdefault(snap, {})[name] = data[key]
     samples = {k: np.asarray(v, dtype=np.int64) for k, v in result["samples_ns"].items()}
-    return RunResult("ok", "", samples, outputs, result["inputs_modified"], stderr_tail, wall)
+    return RunResult("ok", "", samples, outputs, result["inputs_modified"], stderr_tail, wall,
+                     result.get("target_errors", {}))
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
