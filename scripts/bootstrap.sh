@@ -20,4 +20,4 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 # Exact versions in requirements/constraints.txt; the ranges live in pyproject.toml.
-.venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[dev]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[dev,frameworks]'
