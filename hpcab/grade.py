@@ -1,6 +1,10 @@
 """Grade: the one pipeline from a candidate to a recorded verdict.
 
 Candidate ─► Build ─► (per case) inputs + oracle ─► Run (child) ─► Check ─► Measure ─► Grade ─► Record
+
+The candidate, the NumPy reference and the track's baseline (hpcab/baseline.py) are timed
+interleaved in one child. The baseline is the judge's code: its failures are reported in
+baseline_error and never change the candidate's status.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Callable
 import attrs
 import numpy as np
 
+from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
 from hpcab.build import Build, Candidate, build
 from hpcab.case import Case, make_inputs, run_oracle
 from hpcab.check import Check, check_outputs
@@ -39,6 +44,9 @@ class CaseResult:
     numpy_timing: Timing | None = None
     speedup_numpy: Speedup | None = None
     samples_ns: dict[str, np.ndarray] = attrs.field(factory=dict)
+    baseline_timing: Timing | None = None     # the track's baseline (numpy: the same as numpy_timing)
+    speedup_baseline: Speedup | None = None   # the candidate over the track's baseline
+    baseline_error: str | None = None         # why the baseline has no time here
 
     @property
     def correct(self) -> bool:
@@ -57,6 +65,10 @@ class Grade:
     speedup_numpy: Speedup | None
     policy: Policy
     environment: dict
+    baseline: str | None = None               # numba | c-autopar | numpy (None: graded without one)
+    speedup_baseline: Speedup | None = None   # geometric mean over cases, like speedup_numpy
+    baseline_error: str | None = None         # a judge-side problem with the baseline, never the candidate's
+    baseline_origin: str = ""                 # what the baseline was: generated, an override's path, ...
 
     @property
     def correct(self) -> bool:
@@ -77,49 +89,119 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
     return Speedup(gm([p.value for p in parts]), gm([p.ci_low for p in parts]), gm([p.ci_high for p in parts]))
 
 
-def grade_case(kernel: Kernel, case: Case, library: Path, harness: Path, policy: Policy) -> CaseResult:
+def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
+               baseline: PreparedBaseline | None = None) -> CaseResult:
+    """One case: the candidate (library; None times the NumPy reference and the baseline
+    alone), the NumPy reference and the baseline, interleaved in one child."""
     inputs = make_inputs(kernel, case)
     expected = run_oracle(kernel, case, inputs)
-    run = run_case(kernel, case, inputs, [Target(CANDIDATE, "c", library), Target(NUMPY, "python")],
-                   harness, policy)
+    targets = ([Target(CANDIDATE, "c", library)] if library is not None else []) + [Target(NUMPY, "python")]
+    extra = baseline.target if baseline is not None else None
+    base_error = ""
+    if extra is None:
+        run = run_case(kernel, case, inputs, targets, harness, policy)
+    else:
+        run = run_case(kernel, case, inputs, targets + [extra], harness, policy)
+        if run.status != "ok" and run.failed_target in (extra.name, None):
+            # The baseline shares the process with the candidate: it must not sink the candidate.
+            # Re-run without it; if that fails too and nobody was to blame, it was not the baseline.
+            base_error = f"{run.status}: {run.message} (the case was re-run without the baseline)"
+            blamed = run.failed_target == extra.name
+            run = run_case(kernel, case, inputs, targets, harness, policy)
+            if run.status != "ok" and not blamed:
+                base_error = ""
+            extra = None
+        elif run.status == "ok" and extra.name in run.target_errors:
+            base_error = run.target_errors[extra.name]
+            extra = None
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
-        return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""))
-    numpy_timing = summarize(run.samples_ns[NUMPY])
+        return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""),
+                          baseline_error=base_error or None)
+    samples = dict(run.samples_ns)
+    numpy_timing = summarize(samples[NUMPY])
+    baseline_timing = None
+    if extra is not None:
+        base_error = _check_baseline(kernel, extra.name, run, expected)
+        if base_error:
+            samples.pop(extra.name, None)   # a wrong baseline's time is not used
+        else:
+            baseline_timing = summarize(samples[extra.name])
+    elif baseline is not None and baseline.name == NUMPY:
+        baseline_timing = numpy_timing
+
+    def result(status: str, message: str = "", check: Check | None = None, timing: Timing | None = None,
+               sp_numpy: Speedup | None = None, sp_baseline: Speedup | None = None) -> CaseResult:
+        return CaseResult(case, status, message, check, timing, numpy_timing, sp_numpy, samples,
+                          baseline_timing, sp_baseline, base_error or None)
+
+    if library is None:
+        return result("ok")
     modified = run.inputs_modified.get(CANDIDATE, [])
     if modified:
-        return CaseResult(case, "incorrect", f"modified read-only input(s) {', '.join(modified)}",
-                          numpy_timing=numpy_timing, samples_ns=run.samples_ns)
+        return result("incorrect", f"modified read-only input(s) {', '.join(modified)}")
     # The first call and the last timed call are both validated: a candidate that is right
     # only once (or only after warming up) fails.
     checks = [check_outputs(kernel, run.outputs[CANDIDATE][snap], expected) for snap in ("first", "last")]
     failed = next((c for c in checks if not c.correct), None)
-    timing = summarize(run.samples_ns[CANDIDATE])
+    timing = summarize(samples[CANDIDATE])
     if failed:
-        return CaseResult(case, "incorrect", failed.message, failed, timing, numpy_timing, None, run.samples_ns)
+        return result("incorrect", failed.message, failed, timing)
     worst = max(checks, key=lambda c: c.normwise_err)
-    return CaseResult(case, "ok", "", worst, timing, numpy_timing,
-                      speedup(run.samples_ns[NUMPY], run.samples_ns[CANDIDATE]), run.samples_ns)
+    sp_numpy = speedup(samples[NUMPY], samples[CANDIDATE])
+    sp_baseline = None
+    if baseline is not None and baseline.name == NUMPY:
+        sp_baseline = sp_numpy
+    elif baseline_timing is not None:
+        sp_baseline = speedup(samples[extra.name], samples[CANDIDATE])
+    return result("ok", "", worst, timing, sp_numpy, sp_baseline)
+
+
+def _check_baseline(kernel: Kernel, name: str, run, expected: dict[str, np.ndarray]) -> str:
+    """A generated or jitted baseline is validated like a candidate (its first round); a
+    wrong one is a judge bug, reported, and its time is not used."""
+    if name not in run.samples_ns or name not in run.outputs or not len(run.samples_ns[name]):
+        return "the measuring child returned no result for it"
+    modified = run.inputs_modified.get(name, [])
+    if modified:
+        return f"it modified read-only input(s) {', '.join(modified)}; its time is not used"
+    check = check_outputs(kernel, run.outputs[name]["first"], expected)
+    if not check.correct:
+        return f"its answer is wrong, so its time is not used: {check.message}"
+    return ""
 
 
 def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: Toolchains,
           flagset: str | None = None, policy: Policy = Policy(),
-          progress: Callable[[str], None] | None = None) -> Grade:
-    """Build, run, check and measure a candidate on every case. Never raises for the candidate's faults."""
+          progress: Callable[[str], None] | None = None, baseline: bool = True) -> Grade:
+    """Build, run, check and measure a candidate on every case, next to the NumPy reference
+    and (baseline=True) the track's baseline. Never raises for the candidate's faults, nor
+    for the baseline's."""
     say = progress or (lambda _msg: None)
     policy = pinned(policy)
     say("building")
     built = build(candidate, toolchains, flagset)
     env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.directory.parents[len(kernel.id.split("/")) - 1])
     results: list[CaseResult] = []
+    prepared: PreparedBaseline | None = None
     if built.ok:
+        if baseline:
+            say(f"preparing the {baseline_name(kernel)} baseline")
+            prepared = prepare_baseline(kernel, toolchains)
         harness = build_harness(kernel, toolchains).library
         for case in cases:
             say(f"running {case.describe()}")
-            results.append(grade_case(kernel, case, built.library, harness, policy))
+            results.append(grade_case(kernel, case, built.library, harness, policy, prepared))
         status = min((r.status for r in results), key=STATUS_ORDER.index, default="ok")
     else:
         status = "build_error"
     overall = geometric_mean_speedup([r.speedup_numpy for r in results]) if status == "ok" else None
+    over_baseline = None
+    if status == "ok" and results and all(r.speedup_baseline for r in results):
+        over_baseline = geometric_mean_speedup([r.speedup_baseline for r in results])
+    errors = ([prepared.error] if prepared is not None and prepared.error else []) + [
+        f"{r.case.label or r.case.describe()}: {r.baseline_error}" for r in results if r.baseline_error]
+    name = baseline_name(kernel) if baseline else None
     return Grade(uuid.uuid4().hex, _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
-                 kernel.id, candidate, built, status, tuple(results), overall, policy, env)
+                 kernel.id, candidate, built, status, tuple(results), overall, policy, env,
+                 name, over_baseline, "; ".join(errors) or None, prepared.origin if prepared else "")

@@ -1,0 +1,155 @@
+"""Baselines: the speedup denominator of each track.
+
+    loop_level_reasoning  → numba      the NumPy reference jitted with numba.njit (hpcab[frameworks])
+    scientific_computing  → c-autopar  the translator's C, built with the `autopar` flag set
+    machine_learning      → numpy      the NumPy reference itself
+
+The NumPy reference stays the correctness oracle for every track. A baseline is the
+judge's own code: when it cannot be prepared, built, run or validated, the grade carries
+a `baseline_error` and no baseline speedup, and the candidate is graded as usual.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from hpcab.build import Build, Candidate, build
+from hpcab.case import Case
+from hpcab.kernel import Kernel
+from hpcab.measure import Speedup, Timing, speedup
+from hpcab.run import Policy, Target, pinned
+from hpcab.toolchain import Toolchains
+
+TRACK_BASELINES = {
+    "loop_level_reasoning": "numba",
+    "scientific_computing": "c-autopar",
+    "machine_learning": "numpy",
+}
+AUTOPAR_FLAGSET = "autopar"
+MAX_DIAGNOSTICS_IN_ERROR = 1500
+
+
+def baseline_name(kernel: Kernel) -> str:
+    """The track's baseline: "numba", "c-autopar" or "numpy"."""
+    return TRACK_BASELINES[kernel.track]
+
+
+@attrs.frozen
+class PreparedBaseline:
+    """A baseline ready to be timed next to a candidate.
+
+    target is None for the numpy baseline (the NumPy reference is always timed) and when
+    the baseline could not be prepared (then error says why)."""
+    name: str
+    target: Target | None
+    origin: str                 # what was timed: the override's path, "generated", "numba.njit(reference)", ...
+    hand_written: bool = False
+    error: str | None = None
+    build: Build | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.error is None
+
+
+def prepare_baseline(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline:
+    """The track's baseline for a kernel. Never raises: a problem is the baseline's error."""
+    name = baseline_name(kernel)
+    if name == "numpy":
+        return PreparedBaseline(name, None, "the NumPy reference")
+    if name == "numba":
+        # Whether numba is importable is found out (and reported) by the measuring child.
+        return PreparedBaseline(name, Target(name, "numba", optional=True), "numba.njit(the NumPy reference)")
+    return _prepare_c_autopar(kernel, toolchains)
+
+
+def _prepare_c_autopar(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline:
+    name = "c-autopar"
+    try:
+        from hpcab.translate import TranslateError, translate
+    except Exception as exc:   # the translator package itself is broken: a judge problem
+        return PreparedBaseline(name, None, "", error=f"the translator cannot be imported: {_brief(exc)}")
+    try:
+        t = translate(kernel, "c", AUTOPAR_FLAGSET)
+    except TranslateError as exc:
+        return PreparedBaseline(name, None, "generated",
+                                error=f"the translator cannot translate {kernel.name} to C:\n{exc}")
+    except (ImportError, NotImplementedError) as exc:
+        return PreparedBaseline(name, None, "generated",
+                                error=f"the translator is not available for {kernel.name}: {_brief(exc)}")
+    except Exception as exc:
+        return PreparedBaseline(name, None, "generated",
+                                error=f"the translator failed on {kernel.name}: {_brief(exc)}")
+    label = f"{name} baseline for {kernel.name} ({'hand-written' if t.hand_written else 'generated'})"
+    try:
+        built = build(Candidate(t.source, "c", label=label), toolchains, AUTOPAR_FLAGSET)
+    except Exception as exc:
+        return PreparedBaseline(name, None, t.origin, t.hand_written, f"cannot build the baseline: {_brief(exc)}")
+    if not built.ok:
+        diag = built.diagnostics.strip()
+        if len(diag) > MAX_DIAGNOSTICS_IN_ERROR:
+            diag = "…" + diag[-MAX_DIAGNOSTICS_IN_ERROR:]
+        return PreparedBaseline(name, None, t.origin, t.hand_written,
+                                f"the baseline's C did not compile ({built.compiler}, flags {built.flagset}):\n{diag}",
+                                built)
+    return PreparedBaseline(name, Target(name, "c", built.library, optional=True), t.origin, t.hand_written,
+                            None, built)
+
+
+def _brief(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+# ---- timing a baseline on its own (`hpcab baseline`) --------------------------------
+
+@attrs.frozen
+class BaselineCase:
+    case: Case
+    status: str                      # the measuring run's: ok | crashed | timeout | error
+    message: str
+    numpy_timing: Timing | None
+    baseline_timing: Timing | None
+    speedup_over_numpy: Speedup | None     # how many times faster the baseline is than NumPy
+    baseline_error: str | None
+
+
+@attrs.frozen
+class BaselineMeasurement:
+    kernel_id: str
+    track: str
+    baseline: PreparedBaseline
+    cases: tuple[BaselineCase, ...]
+    policy: Policy
+
+    @property
+    def error(self) -> str | None:
+        errors = ([self.baseline.error] if self.baseline.error else []) + [
+            f"{c.case.label or c.case.describe()}: {c.baseline_error}" for c in self.cases if c.baseline_error]
+        return "; ".join(errors) or None
+
+
+def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, policy: Policy = Policy(),
+                     progress: Callable[[str], None] | None = None) -> BaselineMeasurement:
+    """Time the track's baseline and the NumPy reference on each case, with no candidate:
+    the grading session of hpcab.grade run without a candidate target."""
+    from hpcab.grade import NUMPY, grade_case
+    from hpcab.harness import build_harness
+
+    say = progress or (lambda _msg: None)
+    policy = pinned(policy)
+    say(f"preparing the {baseline_name(kernel)} baseline")
+    prepared = prepare_baseline(kernel, toolchains)
+    harness = None
+    if prepared.target is not None and prepared.target.kind == "c":
+        harness = build_harness(kernel, toolchains).library
+    out = []
+    for case in cases:
+        say(f"running {case.describe()}")
+        r = grade_case(kernel, case, None, harness, policy, prepared)
+        sp = None
+        if prepared.target is not None and r.baseline_timing is not None:
+            sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name])
+        out.append(BaselineCase(case, r.status, r.message, r.numpy_timing, r.baseline_timing, sp, r.baseline_error))
+    return BaselineMeasurement(kernel.id, kernel.track, prepared, tuple(out), policy)
