@@ -76,6 +76,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (grade_id, case_idx, target)
     );
     """,
+    # 2: the track's baseline (numba, c-autopar or numpy), timed next to the candidate.
+    """
+    ALTER TABLE grades ADD COLUMN baseline TEXT;
+    ALTER TABLE grades ADD COLUMN baseline_origin TEXT;
+    ALTER TABLE grades ADD COLUMN baseline_error TEXT;
+    ALTER TABLE grades ADD COLUMN speedup_baseline REAL;
+    ALTER TABLE grades ADD COLUMN speedup_baseline_low REAL;
+    ALTER TABLE grades ADD COLUMN speedup_baseline_high REAL;
+    ALTER TABLE grade_cases ADD COLUMN baseline_median_ns REAL;
+    ALTER TABLE grade_cases ADD COLUMN speedup_baseline REAL;
+    ALTER TABLE grade_cases ADD COLUMN speedup_baseline_low REAL;
+    ALTER TABLE grade_cases ADD COLUMN speedup_baseline_high REAL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -128,33 +141,53 @@ def samples_from_blob(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob, dtype="<i8").astype(np.int64)
 
 
+def _insert(conn: sqlite3.Connection, table: str, row: dict) -> None:
+    """INSERT with explicit column names, so adding a column never shifts a value."""
+    cols = ", ".join(row)
+    conn.execute(f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+
+
+def _speedup_cols(prefix: str, sp) -> dict:
+    return {prefix: sp.value if sp else None, f"{prefix}_low": sp.ci_low if sp else None,
+            f"{prefix}_high": sp.ci_high if sp else None}
+
+
 def save_grade(conn: sqlite3.Connection, grade) -> None:
     """Store a Grade (hpcab.grade.Grade) with its cases, raw samples and environment, atomically."""
     env = grade.environment
-    sp = grade.speedup_numpy
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute("INSERT OR IGNORE INTO environments(id, fingerprint) VALUES (?, ?)",
                      (env["id"], json.dumps(env, sort_keys=True)))
-        conn.execute(
-            "INSERT INTO grades VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (grade.id, grade.created_at, grade.kernel_id, grade.candidate.language, grade.build.compiler,
-             grade.build.compiler_version, grade.build.flagset, grade.candidate.label, grade.candidate.sha256,
-             grade.candidate.source, grade.build.key, grade.build.diagnostics, grade.status, int(grade.correct),
-             grade.message, sp.value if sp else None, sp.ci_low if sp else None, sp.ci_high if sp else None,
-             json.dumps(attrs.asdict(grade.policy)), env["id"]))
+        _insert(conn, "grades", {
+            "id": grade.id, "created_at": grade.created_at, "kernel": grade.kernel_id,
+            "language": grade.candidate.language, "compiler": grade.build.compiler,
+            "compiler_version": grade.build.compiler_version, "flagset": grade.build.flagset,
+            "label": grade.candidate.label, "source_sha256": grade.candidate.sha256,
+            "source": grade.candidate.source, "build_key": grade.build.key,
+            "build_diagnostics": grade.build.diagnostics, "status": grade.status, "correct": int(grade.correct),
+            "message": grade.message, **_speedup_cols("speedup_numpy", grade.speedup_numpy),
+            "policy": json.dumps(attrs.asdict(grade.policy)), "environment_id": env["id"],
+            "baseline": grade.baseline, "baseline_origin": grade.baseline_origin or None,
+            "baseline_error": grade.baseline_error, **_speedup_cols("speedup_baseline", grade.speedup_baseline),
+        })
         for i, c in enumerate(grade.cases):
-            t, r, s, ch = c.timing, c.numpy_timing, c.speedup_numpy, c.check
-            conn.execute(
-                "INSERT INTO grade_cases VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (grade.id, i, c.case.label, json.dumps(c.case.sizes), c.case.seed, c.case.visibility, c.status,
-                 int(c.correct), c.message,
-                 ch.max_abs_err if ch else None, ch.max_rel_err if ch else None, ch.normwise_err if ch else None,
-                 t.median_ns if t else None, t.ci_low_ns if t else None, t.ci_high_ns if t else None,
-                 t.outliers if t else None, r.median_ns if r else None,
-                 s.value if s else None, s.ci_low if s else None, s.ci_high if s else None))
+            t, ch = c.timing, c.check
+            _insert(conn, "grade_cases", {
+                "grade_id": grade.id, "idx": i, "label": c.case.label, "sizes": json.dumps(c.case.sizes),
+                "seed": c.case.seed, "visibility": c.case.visibility, "status": c.status,
+                "correct": int(c.correct), "message": c.message,
+                "max_abs_err": ch.max_abs_err if ch else None, "max_rel_err": ch.max_rel_err if ch else None,
+                "normwise_err": ch.normwise_err if ch else None,
+                "median_ns": t.median_ns if t else None, "ci_low_ns": t.ci_low_ns if t else None,
+                "ci_high_ns": t.ci_high_ns if t else None, "outliers": t.outliers if t else None,
+                "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
+                **_speedup_cols("speedup_numpy", c.speedup_numpy),
+                "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
+                **_speedup_cols("speedup_baseline", c.speedup_baseline),
+            })
             for target, samples in c.samples_ns.items():
-                conn.execute("INSERT INTO samples VALUES (?,?,?,?,?)",
+                conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns) VALUES (?,?,?,?,?)",
                              (grade.id, i, target, len(samples), _samples_blob(samples)))
         conn.execute("COMMIT")
     except Exception:
