@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import os
 import platform
@@ -14,6 +15,13 @@ import hpcab
 from hpcab.corpus import content_hash
 from hpcab.paths import corpus_dir
 from hpcab.toolchain import Toolchains
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def cpu_info() -> dict:
@@ -43,6 +51,8 @@ def fingerprint(toolchains: Toolchains, threads: int, cpus: tuple[int, ...] | No
         "os": f"{platform.system()} {platform.release()}",
         "python": platform.python_version(),
         "numpy": np.__version__,
+        # The numba baseline's compiler (loop_level_reasoning); None where it is not installed.
+        "numba": _version("numba"),
         "compilers": {n: c.installed_version() for n, c in sorted(toolchains.compilers.items())},
         "corpus_hash": content_hash(corpus_root or corpus_dir()),
         "threads": threads,
