@@ -42,6 +42,10 @@ RESERVED = {  # C and Fortran words a local may not take
     "struct", "union", "enum", "typedef", "sizeof", "volatile", "extern", "signed", "unsigned", "default",
     "end", "then", "program", "subroutine", "function", "module", "real", "integer", "complex", "logical",
     "allocate", "deallocate", "call", "stop", "exit", "cycle", "where", "result", "bool", "inline",
+    # Fortran intrinsics the emitter calls: a local of that name would shadow them
+    "exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "floor", "ceiling", "conjg", "aimag", "merge",
+    "modulo", "iand", "ior", "ieor", "shiftl", "shifta", "not", "cmplx", "max", "min", "allocated", "huge",
+    "logical", "ieee_value", "free", "malloc",
 }
 
 
