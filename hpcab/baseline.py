@@ -61,7 +61,7 @@ def prepare_baseline(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline
         return PreparedBaseline(name, None, "the NumPy reference")
     if name == "numba":
         # Whether numba is importable is found out (and reported) by the measuring child.
-        return PreparedBaseline(name, Target(name, "numba", optional=True), "numba.njit(the NumPy reference)")
+        return PreparedBaseline(name, Target(name, "numba", optional=True), "numba.njit of the NumPy reference")
     return _prepare_c_autopar(kernel, toolchains)
 
 
