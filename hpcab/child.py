@@ -35,7 +35,7 @@ class CTarget:
         err = ffi.new("char[]", 1024)
         self.fn = harness.hpcab_open(spec["library"].encode(), spec["symbol"].encode(), err, 1024)
         if self.fn == ffi.NULL:
-            raise LoadError(f"cannot load {spec['symbol']!r} from the candidate: {ffi.string(err).decode()}")
+            raise LoadError(f"cannot load {spec['symbol']!r} from {self.name!r}: {ffi.string(err).decode()}")
         self.buffers: dict[str, np.ndarray] = {}
         pointers, scalars = [], []
         for p in job["params"]:
