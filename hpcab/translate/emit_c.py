@@ -12,6 +12,7 @@ import math
 from hpcab.abi import C_TYPES, CPP_TYPES, c_prototype
 from hpcab.kernel import Kernel
 from hpcab.translate import simplify as S
+from hpcab.translate.emit_fortran import bare
 from hpcab.translate.ir import (INT, Allocate, Assign, Bin, Call, Cast, Const, Expr, For, Function, If, Load, Select,
                                 Store, Un, Var)
 
@@ -48,7 +49,7 @@ class CEmitter:
         lin = idx[0]
         for d in range(1, len(idx)):
             lin = S.add(S.mul(lin, decl.shape[d]), idx[d])
-        return f"{array}[{self.expr(S.simplify(lin))}]"
+        return f"{array}[{bare(self.expr(S.simplify(lin)))}]"
 
     def const(self, c: Const) -> str:
         k = _kind(c.dtype)
@@ -176,14 +177,14 @@ class CEmitter:
         pad = "    " * depth
         for s in stmts:
             if isinstance(s, Assign):
-                out.append(f"{pad}{s.var} = {self.expr(s.value)};")
+                out.append(f"{pad}{s.var} = {bare(self.expr(s.value))};")
             elif isinstance(s, Store):
-                out.append(f"{pad}{self.index(s.array, s.index)} = {self.expr(s.value)};")
+                out.append(f"{pad}{self.index(s.array, s.index)} = {bare(self.expr(s.value))};")
             elif isinstance(s, For):
                 if self.parallel and s.parallel:
                     private = sorted(self._assigned(s.body) - self.loop_vars)
                     clause = f" private({', '.join(private)})" if private else ""
-                    work = f" if(({self.expr(s.work)}) >= {PARALLEL_MIN_WORK})" if s.work is not None else ""
+                    work = f" if({bare(self.expr(s.work))} >= {PARALLEL_MIN_WORK})" if s.work is not None else ""
                     out.append(f"{pad}#pragma omp parallel for schedule(static){work}{clause}")
                 out.append(f"{pad}for (int64_t {s.var} = {self.expr(s.lo)}; {s.var} < {self.expr(s.hi)}; ++{s.var}) {{")
                 out += self.stmts(s.body, depth + 1)

@@ -32,6 +32,19 @@ def _bits(dtype: str) -> int:
     return np.dtype(dtype).itemsize * 8
 
 
+def bare(text: str) -> str:
+    """Drop one pair of parentheses around a whole expression, when they match each other."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return text
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and i < len(text) - 1:
+            return text
+    return text[1:-1]
+
+
 class FortranEmitter:
     def __init__(self, fn: Function, kernel: Kernel):
         self.fn, self.kernel = fn, kernel
@@ -43,7 +56,7 @@ class FortranEmitter:
 
     # -- expressions --
     def index(self, array: str, idx) -> str:
-        return f"{array}({', '.join(self.expr(S.simplify(i)) for i in reversed(idx))})"
+        return f"{array}({', '.join(bare(self.operand(S.simplify(i))) for i in reversed(idx))})"
 
     def const(self, c: Const) -> str:
         k, v = _kind(c.dtype), c.value
@@ -73,6 +86,13 @@ class FortranEmitter:
         if "e" not in text and "." not in text:
             text += ".0"
         return f"{text}_{kind}" if v >= 0 else f"(-{text}_{kind})"
+
+    def operand(self, e: Expr) -> str:
+        """An operand of arithmetic or a comparison: small int64 constants print bare there
+        (mixed-kind integer arithmetic widens to int64); intrinsics need the exact kind."""
+        if isinstance(e, Const) and e.dtype == "int64" and abs(int(e.value)) < 2 ** 31:
+            return str(int(e.value)) if e.value >= 0 else f"({int(e.value)})"
+        return self.expr(e)
 
     def expr(self, e: Expr) -> str:
         if isinstance(e, Const):
@@ -129,6 +149,8 @@ class FortranEmitter:
             return f"({a} .{op}. {b})"
         if ka == "b" and op in ("==", "!="):
             return f"({a} {'.eqv.' if op == '==' else '.neqv.'} {b})"
+        if op in ("+", "-", "*", "/", "**", "<", "<=", ">", ">=", "==", "!="):
+            a, b = self.operand(e.a), self.operand(e.b)
         if op == "!=":
             return f"({a} /= {b})"
         if op == "//":
@@ -174,12 +196,12 @@ class FortranEmitter:
         pad = "  " * depth
         for s in stmts:
             if isinstance(s, Assign):
-                out.append(f"{pad}{s.var} = {self.expr(s.value)}")
+                out.append(f"{pad}{s.var} = {bare(self.expr(s.value))}")
             elif isinstance(s, Store):
-                out.append(f"{pad}{self.index(s.array, s.index)} = {self.expr(s.value)}")
+                out.append(f"{pad}{self.index(s.array, s.index)} = {bare(self.expr(s.value))}")
             elif isinstance(s, For):
-                hi = self.expr(S.sub(s.hi, S.num(1)))
-                out.append(f"{pad}do {s.var} = {self.expr(s.lo)}, {hi}")
+                hi = bare(self.operand(S.sub(s.hi, S.num(1))))
+                out.append(f"{pad}do {s.var} = {bare(self.operand(s.lo))}, {hi}")
                 out += self.stmts(s.body, depth + 1)
                 out.append(f"{pad}end do")
             elif isinstance(s, If):
@@ -190,7 +212,7 @@ class FortranEmitter:
                     out += self.stmts(s.orelse, depth + 1)
                 out.append(f"{pad}end if")
             elif isinstance(s, Allocate):
-                dims = ", ".join(f"0:{self.expr(S.sub(d, S.num(1)))}" for d in reversed(s.shape))
+                dims = ", ".join(f"0:{bare(self.operand(S.sub(d, S.num(1))))}" for d in reversed(s.shape))
                 out.append(f"{pad}if (allocated({s.array})) deallocate({s.array})")
                 out.append(f"{pad}allocate({s.array}({dims}))")
             else:
@@ -198,7 +220,7 @@ class FortranEmitter:
         return out
 
     def declare_array(self, p, intent: str) -> str:
-        dims = ", ".join(f"0:{self.expr(S.sub(d, S.num(1)))}" for d in reversed(self.fn.arrays[p.name].shape))
+        dims = ", ".join(f"0:{bare(self.operand(S.sub(d, S.num(1))))}" for d in reversed(self.fn.arrays[p.name].shape))
         return f"  {FORTRAN_TYPES[p.dtype]}, intent({intent}) :: {p.name}({dims})"
 
     def emit(self) -> str:

@@ -219,14 +219,18 @@ class Lowerer:
                               "rename one: Fortran does not tell them apart")
 
     def loop(self, extents: tuple[Expr, ...], body: Callable[[tuple[Expr, ...]], list], parallel: bool = True,
-             order: tuple[int, ...] | None = None) -> None:
-        """A perfect nest over extents (outermost first); the outermost loop may run in parallel."""
+             inner_work: Expr | None = None) -> None:
+        """A perfect nest over extents (outermost first); the outermost loop may run in parallel.
+        inner_work: the iterations of the body's own loops (matmul, reductions), for the
+        work estimate that keeps small nests serial."""
         names = [self.fresh("i") for _ in extents]
         for n in names:
             self.locals[n] = INT
         idx = tuple(S.var(n) for n in names)
         stmts = body(idx)
         work = S.product(extents)
+        if inner_work is not None:
+            work = S.mul(work, inner_work)
         for depth in reversed(range(len(extents))):
             stmts = [For(names[depth], S.num(0), extents[depth], tuple(stmts),
                          parallel=parallel and depth == 0, work=work if depth == 0 else None)]
@@ -599,6 +603,9 @@ class Lowerer:
         # Single 1-D index array on a 1-D base: a gather.
         if len(items) == 1 and not isinstance(items[0], ast.Slice):
             iv = self.value(items[0])
+            if not iv.scalar and kind(iv.ty.dtype) == "b":
+                raise Unsupported(node, "boolean-mask indexing (its shape depends on the data)",
+                                  "keep the shape static: y[:] = np.where(mask, a, y)")
             if not iv.scalar:
                 if len(iv.shape) != 1 or kind(iv.ty.dtype) not in "iu":
                     raise Unsupported(node, "fancy indexing beyond one 1-D integer index array",
@@ -720,6 +727,11 @@ class Lowerer:
         f = node.func
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "np":
             return self.np_call(node, f.attr, node.args, node.keywords)
+        if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute)
+                and isinstance(f.value.value, ast.Name) and f.value.value.id == "np"):
+            raise Unsupported(node, f"np.{f.value.attr}.{f.attr} hides an algorithm (library calls are outside "
+                                    "the subset)", "spell the algorithm out with loops, so the baseline and the "
+                                                   "optimizer start from the same code")
         if isinstance(f, ast.Attribute):
             # methods: x.astype(dt), x.sum(axis=...), x.max(), x.conj(), x.reshape (only in assignments)
             if f.attr == "astype":
@@ -916,7 +928,7 @@ class Lowerer:
             tmp = self.fresh("red")
             self.arrays[tmp] = ArrayDecl(tmp, dt, out_shape, "temp")
             self.emit(Allocate(tmp, out_shape))
-            self.loop(out_shape, body)
+            self.loop(out_shape, body, inner_work=S.product(x.shape[d] for d in red_axes))
             result = Value(out_shape, Ty(dt), lambda idx: Load(tmp, tuple(idx), dt), tmp, lambda idx: tuple(idx))
         if keepdims:
             full = tuple(S.num(1) if d in red_axes else x.shape[d] for d in range(len(x.shape)))
@@ -969,7 +981,7 @@ class Lowerer:
                         For(r, S.num(0), kdim, (Assign(acc, Bin("+", Var(acc, dt), Bin(
                             "*", cast(a.at((i, k)), dt), cast(b.at((k, j)), dt), dt), dt)),)),
                         Store(tmp, (i, j), Var(acc, dt))]
-            self.loop((n, m), body)
+            self.loop((n, m), body, inner_work=kdim)
         else:
             # i-k-j: the innermost loop streams a row of b and of the result.
             aik = self.fresh("a")
@@ -988,7 +1000,7 @@ class Lowerer:
                                 "+", Load(tmp, (i, S.var(j2)), dt),
                                 Bin("*", Var(aik, dt), cast(b.at((k, S.var(j2))), dt), dt), dt)),)))),
                         ]
-            self.loop((n,), body)
+            self.loop((n,), body, inner_work=S.mul(m, kdim))
         return Value((n, m), Ty(dt), lambda idx: Load(tmp, tuple(idx), dt), tmp, lambda idx: tuple(idx))
 
     def matmul_2d1d(self, node, a: Value, x: Value, dt: str, zero: Expr) -> Value:
@@ -1022,7 +1034,7 @@ class Lowerer:
                         For(r, S.num(0), kdim, (Assign(acc, Bin("+", Var(acc, dt), Bin(
                             "*", cast(a.at((i, k)), dt), cast(x.at((k,)), dt), dt), dt)),)),
                         Store(tmp, (i,), Var(acc, dt))]
-            self.loop((n,), body)
+            self.loop((n,), body, inner_work=kdim)
         return Value((n,), Ty(dt), lambda idx: Load(tmp, tuple(idx), dt), tmp, lambda idx: tuple(idx))
 
 
