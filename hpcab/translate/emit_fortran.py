@@ -32,6 +32,10 @@ def _bits(dtype: str) -> int:
     return np.dtype(dtype).itemsize * 8
 
 
+def _paren_int(v: int) -> str:
+    return f"({v})" if v < 0 else str(v)
+
+
 def bare(text: str) -> str:
     """Drop one pair of parentheses around a whole expression, when they match each other."""
     if not (text.startswith("(") and text.endswith(")")):
@@ -149,7 +153,9 @@ class FortranEmitter:
             return f"({a} .{op}. {b})"
         if ka == "b" and op in ("==", "!="):
             return f"({a} {'.eqv.' if op == '==' else '.neqv.'} {b})"
-        if op in ("+", "-", "*", "/", "**", "<", "<=", ">", ">=", "==", "!="):
+        if op in ("+", "-", "*", "/", "**", "<", "<=", ">", ">=", "==", "!=") \
+                and not (isinstance(e.a, Const) and isinstance(e.b, Const)):
+            # (two bare constants would compute in default-kind integers: 7 ** 3 is not int64)
             a, b = self.operand(e.a), self.operand(e.b)
         if op == "!=":
             return f"({a} /= {b})"
@@ -165,6 +171,11 @@ class FortranEmitter:
             return f"shiftl({a}, int({b}))"
         if op == ">>":
             return f"shifta({a}, int({b}))"
+        if op == "**" and ka == "f" and isinstance(e.b, Const) and float(e.b.value).is_integer() \
+                and abs(e.b.value) < 2 ** 31:
+            # x ** 2.0 with x < 0 is fine in NumPy, but Fortran prohibits a negative real to a real
+            # power (gfortran rejects it when x is a constant); to an integer power it is defined.
+            return f"({a} ** {_paren_int(int(e.b.value))})"
         return f"({a} {op} {b})"
 
     def call(self, e: Call) -> str:

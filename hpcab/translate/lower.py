@@ -781,17 +781,17 @@ class Lowerer:
         if name in UNARY_MATH:
             if len(args) != 1 or kw:
                 raise Unsupported(node, f"np.{name} takes one argument (no out=, where=)")
-            return self.math1(node, name, self.value(args[0]))
+            return _strong(self.math1(node, name, self.value(args[0])))
         if name in ("maximum", "minimum", "fmax", "fmin"):
             if len(args) != 2 or kw:
                 raise Unsupported(node, f"np.{name} takes two arguments")
-            return self.math2(node, {"fmax": "maximum", "fmin": "minimum"}.get(name, name),
-                              self.value(args[0]), self.value(args[1]))
+            return _strong(self.math2(node, {"fmax": "maximum", "fmin": "minimum"}.get(name, name),
+                                      self.value(args[0]), self.value(args[1])))
         if name == "where":
             if len(args) != 3:
                 raise Unsupported(node, "np.where takes three arguments here", "np.where(cond, a, b)")
             c, a, b = (self.value(x) for x in args)
-            ty = promote(a.ty, b.ty)
+            ty = Ty(promote(a.ty, b.ty).dtype)   # an array even of Python scalars: never weak
             shape = broadcast_shape(node, broadcast_shape(node, c.shape, a.shape), b.shape)
             fc, fa, fb = (broadcast_to(v, shape) for v in (c, a, b))
             return Value(shape, ty, lambda idx: Select(cast(fc(idx), BOOL), cast(fa(idx), ty.dtype),
@@ -1036,6 +1036,12 @@ class Lowerer:
                         Store(tmp, (i,), Var(acc, dt))]
             self.loop((n,), body, inner_work=kdim)
         return Value((n,), Ty(dt), lambda idx: Load(tmp, tuple(idx), dt), tmp, lambda idx: tuple(idx))
+
+
+def _strong(v: Value) -> Value:
+    """A NumPy function's result: a NumPy scalar or array even when its operands are Python
+    scalars, so never weak (np.maximum(1e8, 0.0) + x32 computes in float64)."""
+    return attrs.evolve(v, ty=Ty(v.ty.dtype)) if v.ty.weak else v
 
 
 def b_t(v: Value) -> Value:
