@@ -420,14 +420,7 @@ class Lowerer:
             raise Unsupported(call, "np.empty/np.zeros take exactly one shape argument")
         dtype = self.dtype_keyword(call)
         shape_node = call.args[0]
-        dims = shape_node.elts if isinstance(shape_node, ast.Tuple) else [shape_node]
-        shape = []
-        for d in dims:
-            v = self.value(d)
-            if not v.scalar or kind(v.ty.dtype) not in "iu":
-                raise Unsupported(d, "array extents must be integer scalars")
-            shape.append(S.simplify(cast(v.expr(), INT)))
-        shape = tuple(shape)
+        shape = self.extents(shape_node.elts if isinstance(shape_node, ast.Tuple) else [shape_node], "array")
         old = self.arrays.get(name)
         if old is not None and (old.kind != "temp" or old.dtype != dtype or len(old.shape) != len(shape)
                                 or any(not S.same(a, b) for a, b in zip(old.shape, shape))):
@@ -438,6 +431,15 @@ class Lowerer:
         if _is_np_call(call, ("zeros",)):
             self.loop(shape, lambda idx: [Store(name, idx, cast(Const(0, INT), dtype))])
 
+    def extents(self, dims: list, what: str) -> tuple[Expr, ...]:
+        shape = []
+        for d in dims:
+            v = self.value(d)
+            if not v.scalar or kind(v.ty.dtype) not in "iu":
+                raise Unsupported(d, f"{what} extents must be integer scalars")
+            shape.append(S.simplify(cast(v.expr(), INT)))
+        return tuple(shape)
+
     def declare_view(self, node, name: str, call: ast.Call) -> None:
         self.check_name(node, name)
         base = self.value(call.func.value)
@@ -445,13 +447,7 @@ class Lowerer:
             raise Unsupported(call, "reshape is supported on 1-D arrays (or contiguous 1-D slices) only",
                               "index the multi-dimensional array directly")
         dims = call.args[0].elts if len(call.args) == 1 and isinstance(call.args[0], ast.Tuple) else call.args
-        shape = []
-        for d in dims:
-            v = self.value(d)
-            if not v.scalar or kind(v.ty.dtype) not in "iu":
-                raise Unsupported(d, "reshape extents must be integer scalars")
-            shape.append(S.simplify(cast(v.expr(), INT)))
-        shape = tuple(shape)
+        shape = self.extents(dims, "reshape")
         strides = [S.product(shape[i + 1:]) for i in range(len(shape))]
 
         def index_of(idx, base=base, strides=strides):
