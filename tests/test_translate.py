@@ -128,6 +128,8 @@ def test_outside_the_subset_is_an_error_with_file_line_and_hint(tmp_path, case):
     with pytest.raises(TranslateError) as err:      # never wrong code
         translate(k, "c")
     assert f"k_numpy.py:{d.line}:" in str(err.value)
+    assert not any("could not be defined" in x.message or "unknown name" in x.message for x in diags), \
+        "an error's consequences are not reported again"
 
 
 def test_every_corpus_kernel_lints_clean():

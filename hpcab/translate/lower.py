@@ -50,9 +50,10 @@ RESERVED = {  # C and Fortran words a local may not take
 
 
 class Unsupported(Exception):
-    def __init__(self, node: ast.AST | None, message: str, hint: str = ""):
+    def __init__(self, node: ast.AST | None, message: str, hint: str = "", cascade: bool = False):
         super().__init__(message)
         self.node, self.message, self.hint = node, message, hint
+        self.cascade = cascade   # a consequence of an error already reported: not shown
 
 
 # ---- types -------------------------------------------------------------------------
@@ -168,6 +169,7 @@ class Lowerer:
         self.loop_vars: set[str] = set()
         self.counter = itertools.count()
         self.blocks: list[list] = [[]]
+        self.failed: set[str] = set()             # names whose definition was reported as unsupported
         for a in kernel.arrays:
             shape = tuple(self.size_expr(d) for d in a.shape)
             self.arrays[a.name] = ArrayDecl(a.name, a.dtype, shape, "param", a.intent)
@@ -257,7 +259,10 @@ class Lowerer:
             except Unsupported as exc:
                 if exc.node is None:
                     exc.node = stmt
-                errors.append(exc)
+                if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                    self.failed.add(stmt.targets[0].id)   # later uses would only repeat this error
+                if not exc.cascade:
+                    errors.append(exc)
             except MultipleUnsupported as exc:
                 errors.extend(exc.errors)
         if errors:
@@ -535,6 +540,8 @@ class Lowerer:
             if n in self.scalars:
                 t = self.scalars[n]
                 return scalar(Var(n, self.locals[n]), weak=t.weak)
+            if n in self.failed:
+                raise Unsupported(node, f"{n!r} could not be defined", cascade=True)
             raise Unsupported(node, f"unknown name {n!r}", "only parameters, size symbols and locals assigned "
                                                            "earlier are visible")
         if isinstance(node, ast.Attribute):
