@@ -136,7 +136,6 @@ class ArrayDecl:
     shape: tuple[Expr, ...]     # for params: the manifest's; for temps: as last allocated
     kind: str                   # param | temp
     intent: str = "inout"       # for params: in | out | inout
-    flat: bool = False          # accessed through a reshape view: index linearly (one index)
 
 
 @attrs.frozen

@@ -500,15 +500,11 @@ class Lowerer:
             # NumPy computes the whole right-hand side before assigning: keep that order.
             tmp = self.fresh("t")
             self.arrays[tmp] = ArrayDecl(tmp, v.ty.dtype if not v.scalar else dtype, dest.shape, "temp")
-            self.locals_temp(tmp)
             self.emit(Allocate(tmp, dest.shape))
             self.loop(dest.shape, lambda idx: [Store(tmp, idx, cast(at(idx), self.arrays[tmp].dtype))])
             tdt = self.arrays[tmp].dtype
             at = lambda idx, tmp=tmp, tdt=tdt: Load(tmp, idx, tdt)   # noqa: E731
         self.loop(dest.shape, lambda idx: [Store(arr, dest.index_of(idx), cast(at(idx), dtype))])
-
-    def locals_temp(self, name: str) -> None:
-        pass   # temporaries live in self.arrays; kept as a hook for emitters' bookkeeping
 
     # -- expressions --
     def array_value(self, name: str) -> Value:
@@ -1109,18 +1105,15 @@ def _function_node(kernel: Kernel) -> tuple[ast.FunctionDef, list[Diagnostic]]:
     return fn, diags
 
 
-def _diagnostics(kernel: Kernel, errors: list[Unsupported]) -> list[Diagnostic]:
+def _diagnostics(kernel: Kernel, errors: list) -> list[Diagnostic]:
+    """Unsupported errors (nested MultipleUnsupported flattened) as file:line diagnostics."""
     path = str(kernel.reference_path)
-    flat: list[Unsupported] = []
+    out: list[Diagnostic] = []
     for e in errors:
-        flat.extend(e.errors if isinstance(e, MultipleUnsupported) else [e])
-    return [Diagnostic(path, getattr(e.node, "lineno", 1), e.message, e.hint) for e in flat]
-
-
-def _flatten(exc: MultipleUnsupported) -> list[Unsupported]:
-    out = []
-    for e in exc.errors:
-        out.extend(_flatten(e) if isinstance(e, MultipleUnsupported) else [e])
+        if isinstance(e, MultipleUnsupported):
+            out += _diagnostics(kernel, e.errors)
+        else:
+            out.append(Diagnostic(path, getattr(e.node, "lineno", 1), e.message, e.hint))
     return out
 
 
@@ -1131,7 +1124,7 @@ def lower(kernel: Kernel) -> Function:
     try:
         return Lowerer(kernel).lower(fn)
     except MultipleUnsupported as exc:
-        raise TranslateError(_diagnostics(kernel, _flatten(exc))) from None
+        raise TranslateError(_diagnostics(kernel, [exc])) from None
     except Unsupported as exc:
         raise TranslateError(_diagnostics(kernel, [exc])) from None
 
