@@ -133,6 +133,16 @@ def fortran_expr(text: str | int) -> str:
     return out[1:-1] if out.startswith("(") and out.endswith(")") else out
 
 
+def fortran_value_declarations(kernel: Kernel) -> list[str]:
+    """The by-value arguments, size symbols first: array bounds may only use variables
+    declared before them."""
+    ps = params(kernel)
+    return ([f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}" for p in ps
+             if not p.pointer and p.role == "size"]
+            + [f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}" for p in ps
+               if not p.pointer and p.role == "scalar"])
+
+
 def fortran_interface(kernel: Kernel) -> str:
     """A bind(C) subroutine header matching the C ABI.
 
@@ -142,14 +152,7 @@ def fortran_interface(kernel: Kernel) -> str:
     ps = params(kernel)
     names = ", ".join(p.name for p in ps)
     lines = [f"subroutine {kernel.name}({names}) &", f"    bind(C, name=\"{kernel.name}\")",
-             "  use, intrinsic :: iso_c_binding", "  implicit none"]
-    # Sizes first: array bounds may only use previously declared variables.
-    for p in ps:
-        if not p.pointer and p.role == "size":
-            lines.append(f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}")
-    for p in ps:
-        if not p.pointer and p.role == "scalar":
-            lines.append(f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}")
+             "  use, intrinsic :: iso_c_binding", "  implicit none", *fortran_value_declarations(kernel)]
     for p in ps:
         if p.pointer:
             intent = "in" if p.const else ("inout" if p.role in ("array", "workspace") else "out")

@@ -378,6 +378,14 @@ def cmd_lint(args, out: Console) -> int:
     return 1 if dirty else 0
 
 
+def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
+    s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
+    s.add_argument("--threads", type=int, default=1, help=f"threads granted to {timed} (default 1)")
+    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
+    s.add_argument("--target-seconds", type=float, default=1.0,
+                   help="timed work per target before stopping repetitions (default 1.0)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hpcab", description="A benchmark for optimizers of numerical code.")
     p.add_argument("--version", action="version", version=f"hpcab {__version__}")
@@ -399,22 +407,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--preset", default="S", help="S, M or L, or several: S,M (default S)")
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: opt)")
     s.add_argument("--db", help="record the grade in this SQLite judge database")
-    s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
-    s.add_argument("--threads", type=int, default=1, help="threads granted to the candidate and NumPy (default 1)")
-    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
-    s.add_argument("--target-seconds", type=float, default=1.0,
-                   help="timed work per target before stopping repetitions (default 1.0)")
+    _measurement_options(s, "the candidate and NumPy")
     s.add_argument("--json", action="store_true", help="print the grade as JSON")
     s.set_defaults(func=cmd_grade)
 
     s = sub.add_parser("baseline", help="time the track's baseline and the NumPy reference (no candidate)")
     s.add_argument("kernel")
     s.add_argument("--preset", default="S", help="S, M or L, or several: S,M (default S)")
-    s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
-    s.add_argument("--threads", type=int, default=1, help="threads granted to the baseline and NumPy (default 1)")
-    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
-    s.add_argument("--target-seconds", type=float, default=1.0,
-                   help="timed work per target before stopping repetitions (default 1.0)")
+    _measurement_options(s, "the baseline and NumPy")
     s.add_argument("--json", action="store_true", help="print the measurement as JSON")
     s.set_defaults(func=cmd_baseline)
 

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from hpcab.abi import FORTRAN_TYPES, params
+from hpcab.abi import FORTRAN_TYPES, fortran_value_declarations, params
 from hpcab.kernel import Kernel
 from hpcab.translate import Diagnostic, TranslateError
 from hpcab.translate import simplify as S
@@ -238,13 +238,7 @@ class FortranEmitter:
         fn, k = self.fn, self.kernel
         ps = params(k)
         body = self.stmts(fn.body, 1)
-        decls = []
-        for p in ps:
-            if not p.pointer and p.role == "size":
-                decls.append(f"  integer(c_int64_t), value, intent(in) :: {p.name}")
-        for p in ps:
-            if not p.pointer and p.role == "scalar":
-                decls.append(f"  {FORTRAN_TYPES[p.dtype]}, value, intent(in) :: {p.name}")
+        decls = fortran_value_declarations(k)
         for p in ps:
             if p.role == "array":
                 decls.append(self.declare_array(p, fn.arrays[p.name].intent))
