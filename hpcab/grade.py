@@ -181,7 +181,7 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
     policy = pinned(policy)
     say("building")
     built = build(candidate, toolchains, flagset)
-    env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.directory.parents[len(kernel.id.split("/")) - 1])
+    env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.corpus_root)
     results: list[CaseResult] = []
     prepared: PreparedBaseline | None = None
     if built.ok:

@@ -93,6 +93,11 @@ class Kernel:
     tags: tuple[str, ...]
 
     @property
+    def corpus_root(self) -> Path:
+        """The corpus folder this kernel was loaded from (its ID is the path below it)."""
+        return self.directory.resolve().parents[len(self.id.split("/")) - 1]
+
+    @property
     def manifest_path(self) -> Path:
         return self.directory / f"{self.name}.yaml"
 

@@ -112,7 +112,7 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
         "harness": str(harness) if harness else None,
         "targets": [{"name": t.name, "kind": t.kind, "library": str(t.library) if t.library else None,
                      "optional": t.optional, "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
-                     "corpus_root": str(kernel.directory.resolve().parents[len(kernel.id.split("/")) - 1])}
+                     "corpus_root": str(kernel.corpus_root)}
                     for t in targets],
         "params": [{"name": p.name, "dtype": p.dtype, "pointer": p.pointer, "role": p.role} for p in ps],
         "inputs": [a.name for a in kernel.arrays if a.intent == "in"],
