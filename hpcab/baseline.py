@@ -131,14 +131,14 @@ class BaselineMeasurement:
 
 
 def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, policy: Policy = Policy(),
-                     progress: Callable[[str], None] | None = None) -> BaselineMeasurement:
+                     progress: Callable[[str], None] | None = None, slot=None) -> BaselineMeasurement:
     """Time the track's baseline and the NumPy reference on each case, with no candidate:
     the grading session of hpcab.grade run without a candidate target."""
     from hpcab.grade import NUMPY, grade_case
     from hpcab.harness import build_harness
 
     say = progress or (lambda _msg: None)
-    policy = pinned(policy)
+    policy = pinned(policy) if slot is None else policy
     say(f"preparing the {baseline_name(kernel)} baseline")
     prepared = prepare_baseline(kernel, toolchains)
     harness = None
@@ -147,7 +147,7 @@ def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, 
     out = []
     for case in cases:
         say(f"running {case.describe()}")
-        r = grade_case(kernel, case, None, harness, policy, prepared)
+        r = grade_case(kernel, case, None, harness, policy, prepared, slot)
         sp = None
         if prepared.target is not None and r.baseline_timing is not None:
             sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name])

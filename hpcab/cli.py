@@ -13,18 +13,11 @@ from rich.table import Table
 
 from hpcab import __version__
 from hpcab.errors import HpcabError
+from hpcab.gradedoc import (fmt_speedup, fmt_time, grade_document, plain_speedup, print_baseline_error, print_grade,
+                            speedup_json)
 
 EXIT_INCORRECT = 1
 EXIT_USAGE = 2
-
-
-def _fmt_time(ns: float | None) -> str:
-    if ns is None:
-        return "-"
-    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
-        if ns >= scale:
-            return f"{ns / scale:.3g} {unit}"
-    return f"{ns:.0f} ns"
 
 
 def cmd_list(args, out: Console) -> int:
@@ -88,112 +81,20 @@ def cmd_grade(args, out: Console) -> int:
                   progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
     if args.db:
         save_grade(connect(args.db), g)
+    doc = grade_document(g)
     if args.json:
-        print(json.dumps(grade_summary(g), indent=2))
-        return 0 if g.correct else EXIT_INCORRECT
-    _print_grade(g, out, args.db)
+        print(json.dumps(doc, indent=2))
+    else:
+        print_grade(doc, out, args.db)
     return 0 if g.correct else EXIT_INCORRECT
 
 
-def grade_summary(g) -> dict:
-    sp = g.speedup_numpy
-    return {
-        "id": g.id, "kernel": g.kernel_id, "status": g.status, "correct": g.correct, "message": g.message,
-        "language": g.candidate.language, "compiler": g.build.compiler, "flagset": g.build.flagset,
-        "build_cached": g.build.cached,
-        "speedup_vs_numpy": _speedup_json(sp),
-        "baseline": g.baseline, "baseline_origin": g.baseline_origin or None, "baseline_error": g.baseline_error,
-        "speedup_vs_baseline": _speedup_json(g.speedup_baseline),
-        "cases": [{
-            "label": c.case.label, "sizes": c.case.sizes, "seed": c.case.seed, "status": c.status,
-            "message": c.message,
-            "max_abs_err": c.check.max_abs_err if c.check else None,
-            "max_rel_err": c.check.max_rel_err if c.check else None,
-            "normwise_err": c.check.normwise_err if c.check else None,
-            "median_ns": c.timing.median_ns if c.timing else None,
-            "ci95_ns": [c.timing.ci_low_ns, c.timing.ci_high_ns] if c.timing else None,
-            "samples": c.timing.n if c.timing else 0,
-            "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
-            "speedup_vs_numpy": _speedup_json(c.speedup_numpy),
-            "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
-            "speedup_vs_baseline": _speedup_json(c.speedup_baseline),
-            "baseline_error": c.baseline_error,
-        } for c in g.cases],
-    }
-
-
-def _speedup_json(sp) -> dict | None:
-    return None if sp is None else {"value": sp.value, "ci95": [sp.ci_low, sp.ci_high]}
+def _fmt_timing(t) -> str:
+    return f"{fmt_time(t.median_ns)} [{fmt_time(t.ci_low_ns)}, {fmt_time(t.ci_high_ns)}]" if t else "-"
 
 
 def _fmt_speedup(sp) -> str:
-    return f"{sp.value:.2f}× [{sp.ci_low:.2f}, {sp.ci_high:.2f}]" if sp else "-"
-
-
-def _fmt_timing(t) -> str:
-    return f"{_fmt_time(t.median_ns)} [{_fmt_time(t.ci_low_ns)}, {_fmt_time(t.ci_high_ns)}]" if t else "-"
-
-
-def _plain(value: float, what: str) -> str:
-    return f"{value:.2f}× faster than {what}" if value >= 1 else f"{1 / value:.2f}× slower than {what}"
-
-
-def _print_baseline_error(name: str, error: str, out: Console) -> None:
-    out.print(f"[yellow]baseline {name} not timed[/yellow] (a judge-side problem; the grade stands without it):",
-              highlight=False)
-    out.print(error.strip(), markup=False, highlight=False)
-
-
-def _print_grade(g, out: Console, db: str | None) -> None:
-    if g.status == "build_error":
-        out.print(f"[bold red]BUILD ERROR[/bold red] {g.kernel_id} ({g.build.compiler}, flags {g.build.flagset})")
-        out.print(g.build.diagnostics.strip() or "(no diagnostics)", markup=False, highlight=False)
-        return
-    table = Table(title=f"{g.kernel_id} — {g.candidate.label or g.candidate.language} "
-                        f"({g.build.compiler} {g.build.compiler_version}, flags {g.build.flagset}"
-                        f"{', cached build' if g.build.cached else ''})")
-    # The numpy baseline (machine_learning) is the NumPy column itself.
-    own = g.baseline is not None and g.baseline != "numpy"
-    cols = ["case", "result", "max abs err", "max rel err", "time (median, 95% CI)", "numpy"]
-    cols += [g.baseline] if own else []
-    cols += ["speedup vs numpy"] + ([f"speedup vs {g.baseline}"] if own else [])
-    for col in cols:
-        table.add_column(col, no_wrap=col.startswith(("time", "speedup")))
-    if g.baseline:
-        table.caption = (f"baseline of the track: {g.baseline}"
-                         + (f" ({escape(g.baseline_origin)})" if g.baseline_origin else ""))
-    for c in g.cases:
-        colour = "green" if c.correct else "red"
-        row = [c.case.describe(), f"[{colour}]{'correct' if c.correct else c.status}[/{colour}]",
-               f"{c.check.max_abs_err:.2e}" if c.check else "-",
-               f"{c.check.max_rel_err:.2e}" if c.check else "-",
-               _fmt_timing(c.timing), _fmt_time(c.numpy_timing.median_ns if c.numpy_timing else None)]
-        if own:
-            row.append(_fmt_time(c.baseline_timing.median_ns) if c.baseline_timing else "-")
-        row.append(_fmt_speedup(c.speedup_numpy))
-        if own:
-            row.append(_fmt_speedup(c.speedup_baseline))
-        table.add_row(*row)
-    out.print(table)
-    for c in g.cases:
-        if c.message:
-            out.print(f"[red]{c.case.label}:[/red] {escape(c.message)}", markup=True, highlight=False)
-    if g.baseline_error:
-        _print_baseline_error(g.baseline, g.baseline_error, out)
-    if g.correct:
-        sp, sb = g.speedup_numpy, g.speedup_baseline
-        line = (f"[bold green]CORRECT[/bold green] on {len(g.cases)} case(s) — speedup {sp.value:.2f}× over "
-                f"the NumPy reference (95% CI {sp.ci_low:.2f}–{sp.ci_high:.2f}): {_plain(sp.value, 'NumPy')}")
-        if g.baseline == "numpy":
-            line += "; NumPy is this track's baseline"
-        elif g.baseline and sb:
-            line += f"; {sb.value:.2f}× over the {g.baseline} baseline (95% CI {sb.ci_low:.2f}–{sb.ci_high:.2f})"
-        elif g.baseline:
-            line += f"; no speedup over the {g.baseline} baseline (not timed, see above)"
-        out.print(line, highlight=False)
-    else:
-        out.print(f"[bold red]{g.status.upper()}[/bold red]")
-    out.print(f"grade {g.id}" + (f" recorded in {db}" if db else " (not recorded: pass --db FILE)"))
+    return fmt_speedup(speedup_json(sp))
 
 
 def cmd_baseline(args, out: Console) -> int:
@@ -220,7 +121,7 @@ def cmd_baseline(args, out: Console) -> int:
         print(json.dumps({
             "kernel": m.kernel_id, "track": m.track, "baseline": name, "origin": m.baseline.origin or None,
             "hand_written": m.baseline.hand_written, "error": m.error, "threads": m.policy.threads,
-            "speedup_vs_numpy": _speedup_json(overall),
+            "speedup_vs_numpy": speedup_json(overall),
             "cases": [{"label": c.case.label, "sizes": c.case.sizes, "seed": c.case.seed, "status": c.status,
                        "message": c.message,
                        "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
@@ -228,7 +129,7 @@ def cmd_baseline(args, out: Console) -> int:
                        "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
                        "baseline_ci95_ns": ([c.baseline_timing.ci_low_ns, c.baseline_timing.ci_high_ns]
                                             if c.baseline_timing else None),
-                       "speedup_vs_numpy": _speedup_json(c.speedup_over_numpy)} for c in m.cases],
+                       "speedup_vs_numpy": speedup_json(c.speedup_over_numpy)} for c in m.cases],
         }, indent=2))
     else:
         title = (f"{m.kernel_id} — the {m.track} baseline: {name}"
@@ -247,13 +148,13 @@ def cmd_baseline(args, out: Console) -> int:
         for c in failed:
             out.print(f"[red]{c.case.label}:[/red] {escape(c.message)}", highlight=False)
         if m.error:
-            _print_baseline_error(name, m.error, out)
+            print_baseline_error(name, m.error, out)
         if is_numpy and not failed:
             out.print(f"the {m.track} track's baseline is the NumPy reference itself", highlight=False)
         elif overall is not None:
             over = "" if len(m.cases) == 1 else f", geometric mean of {len(m.cases)} cases"
             out.print(f"baseline {name}: {overall.value:.2f}× over the NumPy reference "
-                      f"(95% CI {overall.ci_low:.2f}–{overall.ci_high:.2f}{over}): {_plain(overall.value, 'NumPy')}",
+                      f"(95% CI {overall.ci_low:.2f}–{overall.ci_high:.2f}{over}): {plain_speedup(overall.value, 'NumPy')}",
                       highlight=False)
     if failed or m.error:
         return EXIT_INCORRECT
@@ -334,9 +235,9 @@ def _translate_report(args, out: Console) -> int:
             e = r.entries[column]
             mark = "*" if e.hand_written else ""
             hand = hand or e.hand_written
-            times.append(_fmt_time(e.time_ns) + mark if e.ok else f"[red]{escape(e.status)}[/red]")
+            times.append(fmt_time(e.time_ns) + mark if e.ok else f"[red]{escape(e.status)}[/red]")
             speeds.append(f"{e.speedup.value:.2f}×" if e.ok and e.speedup else "-")
-        table.add_row(r.name, r.track, *times, _fmt_time(r.numpy_ns), *speeds)
+        table.add_row(r.name, r.track, *times, fmt_time(r.numpy_ns), *speeds)
     table.caption = ("each speedup is over NumPy timed interleaved in the same session; NumPy: the first session's"
                      + ("; * hand-written override, not generated" if hand else ""))
     out.print(table)

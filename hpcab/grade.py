@@ -9,11 +9,13 @@ baseline_error and never change the candidate's status.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import math
+import time
 import uuid
 from pathlib import Path
-from typing import Callable
+from typing import Callable, ContextManager
 
 import attrs
 import numpy as np
@@ -30,6 +32,9 @@ from hpcab.run import Policy, Target, pinned, run_case
 from hpcab.toolchain import Toolchains
 
 CANDIDATE, NUMPY = "candidate", "numpy"
+# A measurement slot: entered around each timed run, it yields the CPUs the run may use
+# (the judge's slots make concurrent gradings time on disjoint cores, one at a time each).
+Slot = Callable[[], ContextManager[tuple[int, ...]]]
 # Worst first: the grade's status is the worst of its cases'.
 STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "ok")
 
@@ -47,6 +52,8 @@ class CaseResult:
     baseline_timing: Timing | None = None     # the track's baseline (numpy: the same as numpy_timing)
     speedup_baseline: Speedup | None = None   # the candidate over the track's baseline
     baseline_error: str | None = None         # why the baseline has no time here
+    cpus: tuple[int, ...] | None = None       # where it was timed
+    slot_wait_seconds: float = 0.0            # how long it waited for a measurement slot
 
     @property
     def correct(self) -> bool:
@@ -69,6 +76,7 @@ class Grade:
     speedup_baseline: Speedup | None = None   # geometric mean over cases, like speedup_numpy
     baseline_error: str | None = None         # a judge-side problem with the baseline, never the candidate's
     baseline_origin: str = ""                 # what the baseline was: generated, an override's path, ...
+    durations: dict[str, float] = attrs.field(factory=dict)   # seconds: build, baseline, cases, timed, ...
 
     @property
     def correct(self) -> bool:
@@ -90,11 +98,24 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
 
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
-               baseline: PreparedBaseline | None = None) -> CaseResult:
+               baseline: PreparedBaseline | None = None, slot: Slot | None = None) -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
-    alone), the NumPy reference and the baseline, interleaved in one child."""
+    alone), the NumPy reference and the baseline, interleaved in one child. Inputs, the
+    oracle and the checks run outside the measurement slot; only the child runs inside it."""
     inputs = make_inputs(kernel, case)
     expected = run_oracle(kernel, case, inputs)
+    waited = time.monotonic()
+    with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
+        waited = time.monotonic() - waited
+        policy = attrs.evolve(policy, cpus=tuple(cpus)) if cpus else policy
+        run, extra, base_error = _run_targets(kernel, case, inputs, library, harness, policy, baseline)
+    result = _judge_run(kernel, case, expected, library, baseline, run, extra, base_error)
+    return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited)
+
+
+def _run_targets(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], library: Path | None,
+                 harness: Path | None, policy: Policy, baseline: PreparedBaseline | None):
+    """The measuring child's run(s): (run, the baseline target still in it or None, baseline error)."""
     targets = ([Target(CANDIDATE, "c", library)] if library is not None else []) + [Target(NUMPY, "python")]
     extra = baseline.target if baseline is not None else None
     base_error = ""
@@ -114,6 +135,11 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
         elif run.status == "ok" and extra.name in run.target_errors:
             base_error = run.target_errors[extra.name]
             extra = None
+    return run, extra, base_error
+
+
+def _judge_run(kernel: Kernel, case: Case, expected: dict[str, np.ndarray], library: Path | None,
+               baseline: PreparedBaseline | None, run, extra: Target | None, base_error: str) -> CaseResult:
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
         return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""),
@@ -173,15 +199,25 @@ def _check_baseline(kernel: Kernel, name: str, run, expected: dict[str, np.ndarr
 
 def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: Toolchains,
           flagset: str | None = None, policy: Policy = Policy(),
-          progress: Callable[[str], None] | None = None, baseline: bool = True) -> Grade:
+          progress: Callable[[str], None] | None = None, baseline: bool = True,
+          grade_id: str | None = None, slot: Slot | None = None) -> Grade:
     """Build, run, check and measure a candidate on every case, next to the NumPy reference
     and (baseline=True) the track's baseline. Never raises for the candidate's faults, nor
-    for the baseline's."""
+    for the baseline's. slot: the judge's measurement slots (default: time on policy.cpus)."""
     say = progress or (lambda _msg: None)
-    policy = pinned(policy)
+    policy = pinned(policy) if slot is None else policy
+    clock = time.monotonic()
+    durations: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.monotonic()
+        durations[name] = durations.get(name, 0.0) + now - clock
+        clock = now
+
     say("building")
     built = build(candidate, toolchains, flagset)
-    env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.corpus_root)
+    lap("build")
     results: list[CaseResult] = []
     prepared: PreparedBaseline | None = None
     if built.ok:
@@ -189,12 +225,22 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
             say(f"preparing the {baseline_name(kernel)} baseline")
             prepared = prepare_baseline(kernel, toolchains)
         harness = build_harness(kernel, toolchains).library
+        lap("prepare")
         for case in cases:
             say(f"running {case.describe()}")
-            results.append(grade_case(kernel, case, built.library, harness, policy, prepared))
+            results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot))
+        lap("cases")
         status = min((r.status for r in results), key=STATUS_ORDER.index, default="ok")
     else:
         status = "build_error"
+    used = sorted({c for r in results for c in (r.cpus or ())})
+    if used:
+        policy = attrs.evolve(policy, cpus=tuple(used))
+    env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.corpus_root)
+    durations["slot_wait"] = sum(r.slot_wait_seconds for r in results)
+    durations["timed"] = sum(float(s.sum()) for r in results for s in r.samples_ns.values()) / 1e9
+    durations["candidate_timed"] = sum(float(r.samples_ns[CANDIDATE].sum()) for r in results
+                                       if CANDIDATE in r.samples_ns) / 1e9
     overall = geometric_mean_speedup([r.speedup_numpy for r in results]) if status == "ok" else None
     over_baseline = None
     if status == "ok" and results and all(r.speedup_baseline for r in results):
@@ -202,6 +248,8 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
     errors = ([prepared.error] if prepared is not None and prepared.error else []) + [
         f"{r.case.label or r.case.describe()}: {r.baseline_error}" for r in results if r.baseline_error]
     name = baseline_name(kernel) if baseline else None
-    return Grade(uuid.uuid4().hex, _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
+    lap("finish")
+    return Grade(grade_id or uuid.uuid4().hex,
+                 _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
                  kernel.id, candidate, built, status, tuple(results), overall, policy, env,
-                 name, over_baseline, "; ".join(errors) or None, prepared.origin if prepared else "")
+                 name, over_baseline, "; ".join(errors) or None, prepared.origin if prepared else "", durations)

@@ -6,6 +6,7 @@ blow-up of the child is a result here, not an exception: the caller keeps runnin
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
@@ -79,8 +80,15 @@ class RunResult:
     failed_phase: str = ""    # loading | calling | ""
 
 
+# prctl(PR_SET_PDEATHSIG, SIGKILL): the measuring child dies with the process that started
+# it, so a judge killed mid-grade leaves no candidate running on a measurement core.
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
+
+
 def _limits(policy: Policy, timeout: float):
     def apply():
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         cpu = int(timeout * max(policy.threads, 1)) + 10
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))

@@ -1,0 +1,165 @@
+"""The grade as a JSON document (schemas/grade.schema.json) and its printed form.
+
+One document for every way a grade reaches a person or a program: `hpcab grade --json`,
+the judge's answers (POST /score, POST /submit, GET /grades/<id>) and `hpcab submit`,
+which prints it exactly as `hpcab grade` does.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+HIDDEN = "hidden"
+
+
+def speedup_json(sp) -> dict | None:
+    return None if sp is None else {"value": sp.value, "ci95": [sp.ci_low, sp.ci_high]}
+
+
+def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidden: bool = False,
+                   durations: dict[str, float] | None = None) -> dict:
+    """A hpcab.grade.Grade as the grade document. redact_hidden: a hidden case's sizes and
+    seed are left out (what an agent is shown)."""
+    doc = {
+        "id": g.id, "kind": kind, "created_at": g.created_at, "kernel": g.kernel_id, "status": g.status,
+        "correct": g.correct, "message": g.message, "language": g.candidate.language,
+        "compiler": g.build.compiler, "compiler_version": g.build.compiler_version, "flagset": g.build.flagset,
+        "label": g.candidate.label, "build_cached": g.build.cached, "build_diagnostics": g.build.diagnostics,
+        "speedup_vs_numpy": speedup_json(g.speedup_numpy),
+        "baseline": g.baseline, "baseline_origin": g.baseline_origin or None, "baseline_error": g.baseline_error,
+        "speedup_vs_baseline": speedup_json(g.speedup_baseline),
+        "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None},
+        "environment_id": g.environment["id"],
+        "cases": [_case_document(c, redact_hidden) for c in g.cases],
+    }
+    if agent is not None:
+        doc["agent"] = agent
+    doc["durations"] = {k: round(v, 6) for k, v in {**g.durations, **(durations or {})}.items()}
+    return doc
+
+
+def _case_document(c, redact_hidden: bool) -> dict:
+    secret = redact_hidden and c.case.visibility == HIDDEN
+    return {
+        "label": c.case.label, "visibility": c.case.visibility,
+        "sizes": None if secret else c.case.sizes, "seed": None if secret else c.case.seed,
+        "status": c.status, "message": c.message,
+        "max_abs_err": c.check.max_abs_err if c.check else None,
+        "max_rel_err": c.check.max_rel_err if c.check else None,
+        "normwise_err": c.check.normwise_err if c.check else None,
+        "median_ns": c.timing.median_ns if c.timing else None,
+        "ci95_ns": [c.timing.ci_low_ns, c.timing.ci_high_ns] if c.timing else None,
+        "samples": c.timing.n if c.timing else 0,
+        "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
+        "speedup_vs_numpy": speedup_json(c.speedup_numpy),
+        "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
+        "speedup_vs_baseline": speedup_json(c.speedup_baseline),
+        "baseline_error": c.baseline_error,
+    }
+
+
+# ---- printing ----------------------------------------------------------------------
+
+def fmt_time(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.0f} ns"
+
+
+def fmt_speedup(sp: dict | None) -> str:
+    return f"{sp['value']:.2f}× [{sp['ci95'][0]:.2f}, {sp['ci95'][1]:.2f}]" if sp else "-"
+
+
+def plain_speedup(value: float, what: str) -> str:
+    return f"{value:.2f}× faster than {what}" if value >= 1 else f"{1 / value:.2f}× slower than {what}"
+
+
+def print_baseline_error(name: str, error: str, out: Console) -> None:
+    out.print(f"[yellow]baseline {name} not timed[/yellow] (a judge-side problem; the grade stands without it):",
+              highlight=False)
+    out.print(error.strip(), markup=False, highlight=False)
+
+
+def _describe_case(c: dict) -> str:
+    if c["sizes"] is None:
+        return f"{c['label'] or 'case'} [hidden]"
+    dims = " ".join(f"{k}={v}" for k, v in c["sizes"].items())
+    return f"{c['label'] or 'case'} [{dims}] seed={c['seed']}"
+
+
+def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None:
+    """The grade as tables and a verdict line, from its document."""
+    if doc["status"] == "build_error":
+        out.print(f"[bold red]BUILD ERROR[/bold red] {doc['kernel']} ({doc['compiler']}, flags {doc['flagset']})")
+        out.print(doc["build_diagnostics"].strip() or "(no diagnostics)", markup=False, highlight=False)
+        _print_footer(doc, out, recorded_in)
+        return
+    if doc["status"] == "interrupted":
+        out.print(f"[bold red]INTERRUPTED[/bold red] {doc['kernel']}: {escape(doc['message'])}", highlight=False)
+        _print_footer(doc, out, recorded_in)
+        return
+    baseline = doc["baseline"]
+    table = Table(title=f"{doc['kernel']} — {doc['label'] or doc['language']} "
+                        f"({doc['compiler']} {doc['compiler_version']}, flags {doc['flagset']}"
+                        f"{', cached build' if doc['build_cached'] else ''})")
+    # The numpy baseline (machine_learning) is the NumPy column itself.
+    own = baseline is not None and baseline != "numpy"
+    cols = ["case", "result", "max abs err", "max rel err", "time (median, 95% CI)", "numpy"]
+    cols += [baseline] if own else []
+    cols += ["speedup vs numpy"] + ([f"speedup vs {baseline}"] if own else [])
+    for col in cols:
+        table.add_column(col, no_wrap=col.startswith(("time", "speedup")))
+    if baseline:
+        table.caption = (f"baseline of the track: {baseline}"
+                         + (f" ({escape(doc['baseline_origin'])})" if doc["baseline_origin"] else ""))
+    for c in doc["cases"]:
+        ok = c["status"] == "ok"
+        colour = "green" if ok else "red"
+        timing = (f"{fmt_time(c['median_ns'])} [{fmt_time(c['ci95_ns'][0])}, {fmt_time(c['ci95_ns'][1])}]"
+                  if c["median_ns"] is not None else "-")
+        row = [_describe_case(c), f"[{colour}]{'correct' if ok else c['status']}[/{colour}]",
+               f"{c['max_abs_err']:.2e}" if c["max_abs_err"] is not None else "-",
+               f"{c['max_rel_err']:.2e}" if c["max_rel_err"] is not None else "-",
+               timing, fmt_time(c["numpy_median_ns"])]
+        if own:
+            row.append(fmt_time(c["baseline_median_ns"]))
+        row.append(fmt_speedup(c["speedup_vs_numpy"]))
+        if own:
+            row.append(fmt_speedup(c["speedup_vs_baseline"]))
+        table.add_row(*row)
+    out.print(table)
+    for c in doc["cases"]:
+        if c["message"]:
+            out.print(f"[red]{escape(c['label'])}:[/red] {escape(c['message'])}", markup=True, highlight=False)
+    if doc["baseline_error"]:
+        print_baseline_error(baseline, doc["baseline_error"], out)
+    if doc["correct"]:
+        sp, sb = doc["speedup_vs_numpy"], doc["speedup_vs_baseline"]
+        line = (f"[bold green]CORRECT[/bold green] on {len(doc['cases'])} case(s) — speedup {sp['value']:.2f}× over "
+                f"the NumPy reference (95% CI {sp['ci95'][0]:.2f}–{sp['ci95'][1]:.2f}): "
+                f"{plain_speedup(sp['value'], 'NumPy')}")
+        if baseline == "numpy":
+            line += "; NumPy is this track's baseline"
+        elif baseline and sb:
+            line += (f"; {sb['value']:.2f}× over the {baseline} baseline "
+                     f"(95% CI {sb['ci95'][0]:.2f}–{sb['ci95'][1]:.2f})")
+        elif baseline:
+            line += f"; no speedup over the {baseline} baseline (not timed, see above)"
+        out.print(line, highlight=False)
+    else:
+        out.print(f"[bold red]{doc['status'].upper()}[/bold red]")
+    _print_footer(doc, out, recorded_in)
+
+
+def _print_footer(doc: dict, out: Console, recorded_in: str | None) -> None:
+    if doc["kind"] == "score":
+        out.print(f"score {doc['id']} (public cases only; not recorded)", highlight=False)
+    elif recorded_in:
+        out.print(f"grade {doc['id']} recorded in {recorded_in}", highlight=False)
+    else:
+        out.print(f"grade {doc['id']} (not recorded: pass --db FILE)", highlight=False)
