@@ -129,6 +129,38 @@ class BaselineMeasurement:
             f"{c.case.label or c.case.describe()}: {c.baseline_error}" for c in self.cases if c.baseline_error]
         return "; ".join(errors) or None
 
+    @property
+    def failed(self) -> list[BaselineCase]:
+        return [c for c in self.cases if c.status != "ok"]
+
+    def overall(self) -> Speedup | None:
+        """The baseline over NumPy, geometric mean of the cases; None when any case has none."""
+        from hpcab.grade import geometric_mean_speedup
+        parts = [c.speedup_over_numpy for c in self.cases]
+        if self.baseline.name == "numpy" or self.failed or not parts or not all(parts):
+            return None
+        return geometric_mean_speedup(parts)
+
+    def document(self) -> dict:
+        """As JSON: `hpcab baseline --json` and the judge's GET /baseline/<kernel>."""
+        from hpcab.gradedoc import speedup_json
+
+        def ci(t: Timing | None) -> list[float] | None:
+            return [t.ci_low_ns, t.ci_high_ns] if t else None
+        return {
+            "kernel": self.kernel_id, "track": self.track, "baseline": self.baseline.name,
+            "origin": self.baseline.origin or None, "hand_written": self.baseline.hand_written,
+            "error": self.error, "threads": self.policy.threads,
+            "speedup_vs_numpy": speedup_json(self.overall()),
+            "cases": [{"label": c.case.label, "sizes": c.case.sizes, "seed": c.case.seed, "status": c.status,
+                       "message": c.message,
+                       "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
+                       "numpy_ci95_ns": ci(c.numpy_timing),
+                       "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
+                       "baseline_ci95_ns": ci(c.baseline_timing),
+                       "speedup_vs_numpy": speedup_json(c.speedup_over_numpy)} for c in self.cases],
+        }
+
 
 def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, policy: Policy = Policy(),
                      progress: Callable[[str], None] | None = None, slot=None) -> BaselineMeasurement:

@@ -1,4 +1,4 @@
-"""The hpcab command line: list, show, grade, baseline, translate, lint."""
+"""The hpcab command line: list, show, grade, baseline, translate, lint, serve, submit, tokens."""
 
 from __future__ import annotations
 
@@ -101,7 +101,6 @@ def cmd_baseline(args, out: Console) -> int:
     from hpcab.baseline import measure_baseline
     from hpcab.case import preset_case
     from hpcab.corpus import load_corpus
-    from hpcab.grade import geometric_mean_speedup
     from hpcab.run import Policy
     from hpcab.toolchain import load_toolchains
 
@@ -112,25 +111,9 @@ def cmd_baseline(args, out: Console) -> int:
         m = measure_baseline(kernel, cases, load_toolchains(), policy,
                              progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
     name, is_numpy = m.baseline.name, m.baseline.name == "numpy"
-    failed = [c for c in m.cases if c.status != "ok"]
-    overall = None if is_numpy or failed else geometric_mean_speedup(
-        [c.speedup_over_numpy for c in m.cases if c.speedup_over_numpy])
-    if overall is not None and not all(c.speedup_over_numpy for c in m.cases):
-        overall = None
+    failed, overall = m.failed, m.overall()
     if args.json:
-        print(json.dumps({
-            "kernel": m.kernel_id, "track": m.track, "baseline": name, "origin": m.baseline.origin or None,
-            "hand_written": m.baseline.hand_written, "error": m.error, "threads": m.policy.threads,
-            "speedup_vs_numpy": speedup_json(overall),
-            "cases": [{"label": c.case.label, "sizes": c.case.sizes, "seed": c.case.seed, "status": c.status,
-                       "message": c.message,
-                       "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
-                       "numpy_ci95_ns": [c.numpy_timing.ci_low_ns, c.numpy_timing.ci_high_ns] if c.numpy_timing else None,
-                       "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
-                       "baseline_ci95_ns": ([c.baseline_timing.ci_low_ns, c.baseline_timing.ci_high_ns]
-                                            if c.baseline_timing else None),
-                       "speedup_vs_numpy": speedup_json(c.speedup_over_numpy)} for c in m.cases],
-        }, indent=2))
+        print(json.dumps(m.document(), indent=2))
     else:
         title = (f"{m.kernel_id} — the {m.track} baseline: {name}"
                  + (f" ({m.baseline.origin})" if m.baseline.origin else "") + f", {m.policy.threads} thread(s)")
@@ -279,6 +262,65 @@ def cmd_lint(args, out: Console) -> int:
     return 1 if dirty else 0
 
 
+def cmd_serve(args, out: Console) -> int:
+    from hpcab.judge.server import configure_logging, serve
+    from hpcab.judge.service import JudgeConfig
+    from hpcab.judge.slots import parse_slots
+
+    try:
+        slots = parse_slots(args.slot, args.threads)
+    except ValueError as exc:
+        raise HpcabError(str(exc)) from None
+    presets = tuple(p.strip() for p in args.presets.split(",") if p.strip())
+    hidden = tuple(p.strip() for p in args.hidden_presets.split(",") if p.strip())
+    config = JudgeConfig(db=Path(args.db), rank=args.rank, kernels=args.kernels,
+                         tokens=Path(args.tokens) if args.tokens else None, workers=args.workers, queue=args.queue,
+                         slots=slots, threads=args.threads, presets=presets, hidden_presets=hidden,
+                         target_seconds=args.target_seconds, timeout_seconds=args.timeout,
+                         secret_file=Path(args.secret_file) if args.secret_file else None)
+    configure_logging(Path(args.log) if args.log else None)
+    return serve(config, args.host, args.port, args.max_body, Path(args.url_file) if args.url_file else None,
+                 announce=lambda msg: print(msg, flush=True))
+
+
+def _token(args) -> str | None:
+    import os
+    if args.token_file:
+        path = Path(args.token_file)
+        if not path.is_file():
+            raise HpcabError(f"{path}: no such token file")
+        return path.read_text().strip()
+    return os.environ.get("HPCAB_TOKEN")
+
+
+def cmd_submit(args, out: Console) -> int:
+    from hpcab.client import JudgeClient, JudgeError
+
+    client = JudgeClient(args.judge, _token(args), args.rank)
+    what = "scoring" if args.score else "submitting"
+    try:
+        with out.status(f"{what} {Path(args.source).name} for {args.kernel} at {args.judge}…"):
+            doc = client.submit_file(args.kernel, args.source, args.language, score_only=args.score,
+                                     flagset=args.flags)
+    except JudgeError as exc:
+        raise HpcabError(f"the judge at {args.judge} refused: {exc}") from None
+    if args.json:
+        print(json.dumps(doc, indent=2))
+    else:
+        print_grade(doc, out, recorded_in=None if args.score else f"the judge's database ({args.judge})")
+    return 0 if doc["correct"] else EXIT_INCORRECT
+
+
+def cmd_tokens(args, out: Console) -> int:
+    from hpcab.judge.tokens import issue_tokens
+    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    if len(names) == 1 and names[0].isdigit():
+        names = [f"worker-{i}" for i in range(int(names[0]))]
+    issue_tokens(names, args.submissions, Path(args.out), args.scores)
+    out.print(f"wrote {len(names)} token(s) to {args.out} (mode 600): {', '.join(names)}", highlight=False)
+    return 0
+
+
 def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
     s.add_argument("--threads", type=int, default=1, help=f"threads granted to {timed} (default 1)")
@@ -341,6 +383,49 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("lint", help="check that references are in the canonical NumPy subset the translator reads")
     s.add_argument("selector", help="a kernel, 'all', or a selector (names, tracks, dwarfs, levels)")
     s.set_defaults(func=cmd_lint)
+
+    s = sub.add_parser("serve", help="run a judge: the HTTP grading service (docs/judge_api.md)")
+    s.add_argument("--db", required=True, help="the judge database (SQLite; created if missing)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    s.add_argument("--rank", type=int, default=0, help="this judge's rank J: it answers requests meant for J only")
+    s.add_argument("--kernels", help="selector of the kernels served (default: all)")
+    s.add_argument("--tokens", help="tokens file (schemas/tokens.schema.json); without it the judge is open")
+    s.add_argument("--workers", type=int, default=2, help="grading worker processes (default 2)")
+    s.add_argument("--queue", type=int, default=16, help="gradings accepted at once before 429 (default 16)")
+    s.add_argument("--slot", action="append", metavar="CPUS",
+                   help="a measurement slot: CPUs timed on together, e.g. 3 or 2,3 (repeat for more slots; "
+                        "default: one slot of the last --threads CPUs)")
+    s.add_argument("--threads", type=int, default=1, help="threads granted to each timed run (default 1)")
+    s.add_argument("--presets", default="S", help="presets of the public cases (default S)")
+    s.add_argument("--hidden-presets", default="S", help="presets of the hidden cases (default S)")
+    s.add_argument("--target-seconds", type=float, default=0.5,
+                   help="timed work per target and case before stopping repetitions (default 0.5)")
+    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
+    s.add_argument("--secret-file", help="the judge's secret for hidden cases (default: DB.secret, made on first start)")
+    s.add_argument("--max-body", type=int, default=8 << 20, help="largest request body in bytes (default 8 MiB)")
+    s.add_argument("--url-file", help="write the judge's URL to this file once it is ready")
+    s.add_argument("--log", help="append the request log here instead of stderr")
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("submit", help="send a candidate to a judge: graded and recorded (or --score: public only)")
+    s.add_argument("kernel")
+    s.add_argument("source", help="the candidate's source file")
+    s.add_argument("--judge", required=True, help="the judge's URL, e.g. http://127.0.0.1:8000")
+    s.add_argument("--score", action="store_true", help="public cases only, not recorded (POST /score)")
+    s.add_argument("--rank", type=int, default=0, help="the rank of the judge addressed (default 0)")
+    s.add_argument("--language", choices=("c", "cpp", "fortran", "cuda", "hip"), help="default: from the suffix")
+    s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: the judge's default)")
+    s.add_argument("--token-file", help="file holding the bearer token (default: $HPCAB_TOKEN)")
+    s.add_argument("--json", action="store_true", help="print the grade document as JSON")
+    s.set_defaults(func=cmd_submit)
+
+    s = sub.add_parser("tokens", help="write a tokens file for a judge: a fresh random token per agent")
+    s.add_argument("--agents", required=True, help="names separated by commas, or a count N (worker-0 …)")
+    s.add_argument("--submissions", type=int, required=True, help="submission budget of each agent")
+    s.add_argument("--scores", type=int, default=None, help="score budget of each agent (default: no limit)")
+    s.add_argument("--out", required=True, help="the tokens file to write (mode 600)")
+    s.set_defaults(func=cmd_tokens)
     return p
 
 

@@ -89,6 +89,47 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE grade_cases ADD COLUMN speedup_baseline_low REAL;
     ALTER TABLE grade_cases ADD COLUMN speedup_baseline_high REAL;
     """,
+    # 3: the judge: submissions (written before they are graded), the score log, the
+    # cached public-case baseline times, and who asked for each grade.
+    """
+    ALTER TABLE grades ADD COLUMN agent TEXT;
+    ALTER TABLE grades ADD COLUMN kind TEXT NOT NULL DEFAULT 'local';
+    ALTER TABLE grade_cases ADD COLUMN cpus TEXT;
+    CREATE TABLE submissions (
+        id TEXT PRIMARY KEY,
+        agent TEXT NOT NULL,
+        received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        judge_rank INTEGER NOT NULL,
+        kernel TEXT NOT NULL,
+        language TEXT NOT NULL,
+        compiler TEXT,
+        flagset TEXT,
+        label TEXT NOT NULL,
+        source TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        message TEXT NOT NULL DEFAULT '',
+        grade_id TEXT REFERENCES grades(id),
+        document TEXT,
+        finished_at TEXT
+    );
+    CREATE INDEX submissions_by_agent ON submissions(agent);
+    CREATE INDEX submissions_by_state ON submissions(state);
+    CREATE TABLE scores (
+        id TEXT PRIMARY KEY,
+        agent TEXT NOT NULL,
+        at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        kernel TEXT NOT NULL,
+        status TEXT
+    );
+    CREATE INDEX scores_by_agent ON scores(agent);
+    CREATE TABLE baselines (
+        key TEXT PRIMARY KEY,
+        kernel TEXT NOT NULL,
+        measured_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        document TEXT NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -152,47 +193,62 @@ def _speedup_cols(prefix: str, sp) -> dict:
             f"{prefix}_high": sp.ci_high if sp else None}
 
 
-def save_grade(conn: sqlite3.Connection, grade) -> None:
+def save_grade(conn: sqlite3.Connection, grade, kind: str = "local", agent: str | None = None) -> None:
     """Store a Grade (hpcab.grade.Grade) with its cases, raw samples and environment, atomically."""
+    with transaction(conn):
+        _save_grade_rows(conn, grade, kind, agent)
+
+
+class transaction:
+    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on an exception."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind, value, tb) -> None:
+        self.conn.execute("ROLLBACK" if kind else "COMMIT")
+
+
+def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | None) -> None:
     env = grade.environment
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.execute("INSERT OR IGNORE INTO environments(id, fingerprint) VALUES (?, ?)",
-                     (env["id"], json.dumps(env, sort_keys=True)))
-        _insert(conn, "grades", {
-            "id": grade.id, "created_at": grade.created_at, "kernel": grade.kernel_id,
-            "language": grade.candidate.language, "compiler": grade.build.compiler,
-            "compiler_version": grade.build.compiler_version, "flagset": grade.build.flagset,
-            "label": grade.candidate.label, "source_sha256": grade.candidate.sha256,
-            "source": grade.candidate.source, "build_key": grade.build.key,
-            "build_diagnostics": grade.build.diagnostics, "status": grade.status, "correct": int(grade.correct),
-            "message": grade.message, **_speedup_cols("speedup_numpy", grade.speedup_numpy),
-            "policy": json.dumps(attrs.asdict(grade.policy)), "environment_id": env["id"],
-            "baseline": grade.baseline, "baseline_origin": grade.baseline_origin or None,
-            "baseline_error": grade.baseline_error, **_speedup_cols("speedup_baseline", grade.speedup_baseline),
+    conn.execute("INSERT OR IGNORE INTO environments(id, fingerprint) VALUES (?, ?)",
+                 (env["id"], json.dumps(env, sort_keys=True)))
+    _insert(conn, "grades", {
+        "id": grade.id, "created_at": grade.created_at, "kernel": grade.kernel_id,
+        "language": grade.candidate.language, "compiler": grade.build.compiler,
+        "compiler_version": grade.build.compiler_version, "flagset": grade.build.flagset,
+        "label": grade.candidate.label, "source_sha256": grade.candidate.sha256,
+        "source": grade.candidate.source, "build_key": grade.build.key,
+        "build_diagnostics": grade.build.diagnostics, "status": grade.status, "correct": int(grade.correct),
+        "message": grade.message, **_speedup_cols("speedup_numpy", grade.speedup_numpy),
+        "policy": json.dumps(attrs.asdict(grade.policy)), "environment_id": env["id"],
+        "baseline": grade.baseline, "baseline_origin": grade.baseline_origin or None,
+        "baseline_error": grade.baseline_error, **_speedup_cols("speedup_baseline", grade.speedup_baseline),
+        "agent": agent, "kind": kind,
+    })
+    for i, c in enumerate(grade.cases):
+        t, ch = c.timing, c.check
+        _insert(conn, "grade_cases", {
+            "grade_id": grade.id, "idx": i, "label": c.case.label, "sizes": json.dumps(c.case.sizes),
+            "seed": c.case.seed, "visibility": c.case.visibility, "status": c.status,
+            "correct": int(c.correct), "message": c.message,
+            "max_abs_err": ch.max_abs_err if ch else None, "max_rel_err": ch.max_rel_err if ch else None,
+            "normwise_err": ch.normwise_err if ch else None,
+            "median_ns": t.median_ns if t else None, "ci_low_ns": t.ci_low_ns if t else None,
+            "ci_high_ns": t.ci_high_ns if t else None, "outliers": t.outliers if t else None,
+            "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
+            **_speedup_cols("speedup_numpy", c.speedup_numpy),
+            "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
+            **_speedup_cols("speedup_baseline", c.speedup_baseline),
+            "cpus": json.dumps(list(c.cpus)) if c.cpus else None,
         })
-        for i, c in enumerate(grade.cases):
-            t, ch = c.timing, c.check
-            _insert(conn, "grade_cases", {
-                "grade_id": grade.id, "idx": i, "label": c.case.label, "sizes": json.dumps(c.case.sizes),
-                "seed": c.case.seed, "visibility": c.case.visibility, "status": c.status,
-                "correct": int(c.correct), "message": c.message,
-                "max_abs_err": ch.max_abs_err if ch else None, "max_rel_err": ch.max_rel_err if ch else None,
-                "normwise_err": ch.normwise_err if ch else None,
-                "median_ns": t.median_ns if t else None, "ci_low_ns": t.ci_low_ns if t else None,
-                "ci_high_ns": t.ci_high_ns if t else None, "outliers": t.outliers if t else None,
-                "numpy_median_ns": c.numpy_timing.median_ns if c.numpy_timing else None,
-                **_speedup_cols("speedup_numpy", c.speedup_numpy),
-                "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
-                **_speedup_cols("speedup_baseline", c.speedup_baseline),
-            })
-            for target, samples in c.samples_ns.items():
-                conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns) VALUES (?,?,?,?,?)",
-                             (grade.id, i, target, len(samples), _samples_blob(samples)))
-        conn.execute("COMMIT")
-    except Exception:
-        conn.execute("ROLLBACK")
-        raise
+        for target, samples in c.samples_ns.items():
+            conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns) VALUES (?,?,?,?,?)",
+                         (grade.id, i, target, len(samples), _samples_blob(samples)))
 
 
 def load_grade(conn: sqlite3.Connection, grade_id: str) -> dict | None:
@@ -210,3 +266,89 @@ def load_grade(conn: sqlite3.Connection, grade_id: str) -> dict | None:
         case["samples_ns"] = {s["target"]: samples_from_blob(s["ns"]) for s in conn.execute(
             "SELECT target, ns FROM samples WHERE grade_id = ? AND case_idx = ?", (grade_id, case["idx"]))}
     return grade
+
+
+# ---- the judge's submissions, score log and baseline cache ----------------------------
+
+PENDING = ("queued", "grading")
+
+
+def add_submission(conn: sqlite3.Connection, row: dict, budget: int | None) -> bool:
+    """Write an accepted submission (state 'queued') before it is graded. False, and nothing
+    written, when the agent's submission budget is spent; the check and the insert are one
+    transaction, so concurrent submissions cannot overdraw it."""
+    with transaction(conn):
+        if budget is not None:
+            used = conn.execute("SELECT COUNT(*) FROM submissions WHERE agent = ?", (row["agent"],)).fetchone()[0]
+            if used >= budget:
+                return False
+        _insert(conn, "submissions", {**row, "state": "queued"})
+    return True
+
+
+def submission(conn: sqlite3.Connection, submission_id: str) -> dict | None:
+    row = conn.execute("SELECT * FROM submissions WHERE id = ?", (submission_id,)).fetchone()
+    return dict(row) if row else None
+
+
+def start_submission(conn: sqlite3.Connection, submission_id: str) -> None:
+    conn.execute("UPDATE submissions SET state = 'grading', attempts = attempts + 1 WHERE id = ?", (submission_id,))
+
+
+def finish_submission(conn: sqlite3.Connection, submission_id: str, grade, agent: str, document: dict) -> None:
+    """The grade and the submission's new state, in one transaction: after a crash either
+    both are there or the submission is still pending (and is graded again)."""
+    with transaction(conn):
+        _save_grade_rows(conn, grade, "submit", agent)
+        conn.execute("UPDATE submissions SET state = 'graded', grade_id = ?, document = ?, "
+                     "finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                     (grade.id, json.dumps(document), submission_id))
+
+
+def close_submission(conn: sqlite3.Connection, submission_id: str, state: str, message: str,
+                     document: dict | None = None) -> None:
+    """End a submission without a grade: 'interrupted' (the judge died grading it, too
+    often) or 'error' (the judge failed on it)."""
+    conn.execute("UPDATE submissions SET state = ?, message = ?, document = ?, "
+                 "finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                 (state, message, json.dumps(document) if document else None, submission_id))
+
+
+def pending_submissions(conn: sqlite3.Connection) -> list[dict]:
+    """Accepted but not finished: what a judge that died left behind."""
+    marks = ", ".join("?" * len(PENDING))
+    return [dict(r) for r in conn.execute(
+        f"SELECT * FROM submissions WHERE state IN ({marks}) ORDER BY received_at", PENDING)]
+
+
+def count_submissions(conn: sqlite3.Connection, agent: str) -> int:
+    return conn.execute("SELECT COUNT(*) FROM submissions WHERE agent = ?", (agent,)).fetchone()[0]
+
+
+def log_score(conn: sqlite3.Connection, score_id: str, agent: str, kernel: str, budget: int | None) -> bool:
+    """Count a POST /score against the agent's score budget; False when it is spent."""
+    with transaction(conn):
+        if budget is not None:
+            used = conn.execute("SELECT COUNT(*) FROM scores WHERE agent = ?", (agent,)).fetchone()[0]
+            if used >= budget:
+                return False
+        conn.execute("INSERT INTO scores (id, agent, kernel) VALUES (?, ?, ?)", (score_id, agent, kernel))
+    return True
+
+
+def set_score_status(conn: sqlite3.Connection, score_id: str, status: str) -> None:
+    conn.execute("UPDATE scores SET status = ? WHERE id = ?", (status, score_id))
+
+
+def count_scores(conn: sqlite3.Connection, agent: str) -> int:
+    return conn.execute("SELECT COUNT(*) FROM scores WHERE agent = ?", (agent,)).fetchone()[0]
+
+
+def cached_baseline(conn: sqlite3.Connection, key: str) -> dict | None:
+    row = conn.execute("SELECT document, measured_at FROM baselines WHERE key = ?", (key,)).fetchone()
+    return dict(json.loads(row["document"]), measured_at=row["measured_at"]) if row else None
+
+
+def save_baseline(conn: sqlite3.Connection, key: str, kernel: str, document: dict) -> None:
+    conn.execute("INSERT OR REPLACE INTO baselines (key, kernel, document) VALUES (?, ?, ?)",
+                 (key, kernel, json.dumps(document)))

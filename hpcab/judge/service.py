@@ -1,0 +1,458 @@
+"""The judge without HTTP: what each endpoint does (docs/judge_api.md).
+
+Every method takes plain data and returns a JSON-able dict, or raises ApiError with the
+HTTP status the server answers. A candidate's build error or wrong answer is a grade,
+never an ApiError. Grading runs in a pool of worker processes (hpcab.judge.worker), at
+most `queue` gradings accepted at a time; beyond that a request is refused with 429 and
+a Retry-After estimate. A submission is written to the database before it is graded, and
+a judge restarted after a crash grades again what it had accepted but not finished.
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import datetime as _dt
+import hashlib
+import json
+import logging
+import math
+import multiprocessing
+import os
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+import hpcab
+from hpcab.abi import show_abi
+from hpcab.baseline import baseline_name
+from hpcab.build import Candidate
+from hpcab.check import tolerance_for
+from hpcab.corpus import load_corpus
+from hpcab.environment import fingerprint
+from hpcab.errors import InputError
+from hpcab.gradedoc import grade_document
+from hpcab.judge import worker
+from hpcab.judge.cases import HIDDEN_PER_PRESET, hidden_cases, load_secret, public_cases
+from hpcab.judge.slots import Slots, default_lock_dir
+from hpcab.judge.tokens import Agent, load_tokens
+from hpcab.kernel import Kernel
+from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
+                          count_submissions, finish_submission, log_score, pending_submissions, save_baseline,
+                          set_score_status, start_submission, submission)
+from hpcab.run import Policy
+from hpcab.schema import validate
+from hpcab.toolchain import load_toolchains
+
+log = logging.getLogger("hpcab.judge")
+
+NOT_FOR_SUBMISSIONS = {"harness"}      # flag sets only the judge itself uses
+SUBMISSION_LANGUAGES = ("c", "cpp", "fortran", "cuda", "hip")
+FINISHED = ("graded", "interrupted", "error")
+
+
+class ApiError(Exception):
+    """An HTTP answer other than 200: status, a message, extra headers, an optional body."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
+                 field: str | None = None, body: dict | None = None):
+        super().__init__(message)
+        self.status, self.message, self.headers, self.field, self.body = status, message, headers or {}, field, body
+
+
+@attrs.frozen
+class JudgeConfig:
+    db: Path = attrs.field(converter=Path)
+    rank: int = 0
+    kernels: str | None = None               # a selector; None: the whole corpus
+    tokens: Path | None = None               # None: an open judge (one anonymous agent, no budgets)
+    workers: int = 2                         # grading worker processes
+    queue: int = 16                          # gradings accepted at once (running or waiting)
+    slots: tuple[tuple[int, ...], ...] = ()  # measurement slots (CPU sets); () = hpcab.judge.slots default
+    threads: int = 1
+    presets: tuple[str, ...] = ("S",)        # public cases
+    hidden_presets: tuple[str, ...] = ("S",)
+    target_seconds: float = 0.5
+    timeout_seconds: float = 120.0
+    secret_file: Path | None = None          # None: <db>.secret, created on first start
+    corpus_root: Path | None = None
+    slot_dir: Path | None = None             # None: the machine-wide default
+    max_attempts: int = 2                    # gradings a submission gets before it is marked interrupted
+
+
+class Judge:
+    def __init__(self, config: JudgeConfig):
+        from hpcab.judge.slots import parse_slots
+        self.config = config
+        corpus = load_corpus(config.corpus_root)
+        self.corpus_root = corpus.root
+        self.kernels: dict[str, Kernel] = {k.id: k for k in corpus.select(config.kernels)}
+        self._all_names = {k.name: k.id for k in corpus.kernels} | {k.id: k.id for k in corpus.kernels}
+        for p in config.presets + config.hidden_presets:
+            for k in self.kernels.values():
+                if p not in k.presets:
+                    raise InputError("judge", "presets", f"{k.name} has no preset {p!r}")
+        self.toolchains = load_toolchains()
+        self.tokens = load_tokens(config.tokens)
+        self.secret = load_secret(config.secret_file or config.db.with_name(config.db.name + ".secret"))
+        cpu_sets = config.slots or parse_slots(None, config.threads)
+        self.slots = Slots(cpu_sets, config.slot_dir or default_lock_dir())
+        self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds,
+                             timeout_seconds=config.timeout_seconds)
+        self.environment = fingerprint(self.toolchains, config.threads, None, self.corpus_root)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._inflight = 0
+        self._pending: dict[str, cf.Future] = {}         # submission id → its document, while graded
+        self._baselines: dict[str, cf.Future] = {}       # baseline key → its document, while measured
+        self._recent = collections.deque(maxlen=20)      # recent grading seconds, for Retry-After
+        self._closed = False
+        connect(config.db).close()                        # create or migrate before serving
+        self._pool = self._new_pool()
+
+    # ---- plumbing ---------------------------------------------------------------------
+
+    def db(self) -> sqlite3.Connection:
+        """This thread's connection (sqlite3 connections are not shared across threads)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = connect(self.config.db)
+        return conn
+
+    def _new_pool(self) -> cf.ProcessPoolExecutor:
+        pool = cf.ProcessPoolExecutor(
+            max_workers=self.config.workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=worker.init_worker, initargs=(str(self.corpus_root), os.getpid()))
+        # Start every worker now, from this thread, and load the corpus in each.
+        for f in [pool.submit(worker.warm) for _ in range(self.config.workers)]:
+            f.result()
+        return pool
+
+    def close(self) -> None:
+        """Stop grading. Unfinished submissions stay pending in the database: the next
+        start grades them."""
+        self._closed = True
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _admit(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise ApiError(503, "the judge is shutting down", {"Retry-After": "5"})
+            if self._inflight >= self.config.queue:
+                raise ApiError(429, f"the judge's queue is full ({self._inflight} gradings accepted, "
+                                    f"at most {self.config.queue}); retry later",
+                               {"Retry-After": str(self._retry_after())})
+            self._inflight += 1
+
+    def _release(self, seconds: float | None = None) -> None:
+        with self._lock:
+            self._inflight -= 1
+            if seconds is not None:
+                self._recent.append(seconds)
+
+    def _retry_after(self) -> int:
+        """Seconds until a place in the queue is likely free: the recent grading time times
+        the rounds of work ahead of a new request."""
+        per = sorted(self._recent)[len(self._recent) // 2] if self._recent else 5.0
+        rounds = max(1, self._inflight - self.config.queue + 1) / max(1, self.config.workers)
+        return max(1, min(600, math.ceil(per * rounds)))
+
+    def _run(self, fn, job) -> Any:
+        """Run a job in the pool, and wait. A pool whose worker died is replaced."""
+        try:
+            return self._pool.submit(fn, job).result()
+        except cf.process.BrokenProcessPool:
+            with self._lock:
+                if not self._closed:
+                    log.error("a grading worker died; starting a new pool")
+                    self._pool = self._new_pool()
+            raise ApiError(500, "the judge's grading worker died while grading this; it was not graded") from None
+
+    def queue_depth(self) -> int:
+        return self._inflight
+
+    # ---- read-only endpoints -----------------------------------------------------------
+
+    def kernel(self, name: str) -> Kernel:
+        kid = self._all_names.get(name)
+        if kid is None:
+            raise ApiError(404, f"unknown kernel {name!r}; GET /kernels lists what this judge serves", field="kernel")
+        if kid not in self.kernels:
+            raise ApiError(404, f"kernel {name!r} is not served by this judge (rank {self.config.rank}); "
+                                f"GET /kernels lists what it serves", field="kernel")
+        return self.kernels[kid]
+
+    def health(self) -> dict:
+        return {
+            "status": "closing" if self._closed else "ok", "rank": self.config.rank,
+            "version": hpcab.__version__,
+            "queue": {"depth": self._inflight, "capacity": self.config.queue, "workers": self.config.workers},
+            "slots": [list(s) for s in self.slots.cpu_sets], "threads": self.config.threads,
+            "auth": "none" if self.tokens.open else "bearer", "kernels": len(self.kernels),
+            "environment": self.environment,
+        }
+
+    def list_kernels(self) -> dict:
+        return {"kernels": [{
+            "id": k.id, "name": k.name, "track": k.track, "dwarf": k.dwarf, "level": k.level,
+            "description": k.description, "baseline": baseline_name(k)} for k in self.kernels.values()]}
+
+    def task(self, name: str, language: str, agent: Agent) -> dict:
+        k = self.kernel(name)
+        if language not in ("c", "cpp", "fortran", "cuda"):
+            raise ApiError(400, f"language {language!r}: expected one of c, cpp, fortran, cuda", field="language")
+        tol = tolerance_for(k)
+        flagsets = {n: f.description for n, f in sorted(self.toolchains.flagsets.items())
+                    if n not in NOT_FOR_SUBMISSIONS}
+        base = baseline_name(k)
+        hidden = len(self.config.hidden_presets) * HIDDEN_PER_PRESET
+        return {
+            "kernel": k.id, "name": k.name, "track": k.track, "dwarf": k.dwarf, "level": k.level,
+            "description": k.description, "language": language, "prototype": show_abi(k, language),
+            "reference_file": k.reference_path.name, "reference": k.reference_path.read_text(),
+            "public_cases": [{"label": c.label, "sizes": c.sizes, "seed": c.seed}
+                             for c in public_cases(k, self.config.presets)],
+            "hidden_cases": hidden,
+            "precision": k.precision,
+            "tolerance": None if k.precision == "exact" else {"rtol": tol.rtol, "atol": tol.atol,
+                                                               "normwise": tol.normwise},
+            "baseline": base, "threads": self.config.threads,
+            "languages": [lang for lang in SUBMISSION_LANGUAGES if self._has_compiler(lang)],
+            "flagsets": flagsets, "default_flagset": self.toolchains.default_flagset,
+            "budget": self._budget(agent),
+            "goal": (f"Implement {k.name} with exactly this {language} prototype, computing what the NumPy "
+                     f"reference computes. POST /score grades it on the public cases; POST /submit (final) "
+                     f"grades it on the public and {hidden} hidden case(s). It must be correct on every case "
+                     f"(outputs written in place; inputs left unchanged), and it is scored by its speedup over "
+                     f"the {base} baseline, timed interleaved with it on {self.config.threads} thread(s)."),
+        }
+
+    def _has_compiler(self, language: str) -> bool:
+        try:
+            return self.toolchains.compiler(language).available()
+        except InputError:
+            return False
+
+    def _budget(self, agent: Agent) -> dict:
+        conn = self.db()
+        return {"submissions": agent.submissions, "submissions_used": count_submissions(conn, agent.name),
+                "scores": agent.scores, "scores_used": count_scores(conn, agent.name)}
+
+    # ---- baselines -------------------------------------------------------------------
+
+    def baseline(self, name: str) -> dict:
+        """The track's baseline and NumPy on the public cases: measured once, then cached
+        in the database (keyed on the environment, the kernel, the cases and the threads)."""
+        k = self.kernel(name)
+        cases = tuple(public_cases(k, self.config.presets))
+        key = self._baseline_key(k, cases)
+        cached = cached_baseline(self.db(), key)
+        if cached is not None:
+            return dict(cached, cached=True)
+        with self._lock:
+            fut = self._baselines.get(key)
+            owner = fut is None
+            if owner:
+                fut = self._baselines[key] = cf.Future()
+        if not owner:
+            return dict(fut.result(), cached=True)
+        try:
+            self._admit()
+            started = time.monotonic()
+            try:
+                doc = self._run(worker.run_baseline, worker.BaselineJob(k.id, cases, self.policy, self.slots))
+            finally:
+                self._release(time.monotonic() - started)
+            if not doc["error"] and all(c["status"] == "ok" for c in doc["cases"]):
+                save_baseline(self.db(), key, k.id, doc)     # a failed measurement is not cached
+            doc = dict(doc, measured_at=_now())
+            fut.set_result(doc)
+            return dict(doc, cached=False)
+        except BaseException as exc:
+            fut.set_exception(exc)
+            raise
+        finally:
+            with self._lock:
+                self._baselines.pop(key, None)
+
+    def _baseline_key(self, k: Kernel, cases: tuple) -> str:
+        key = [self.environment["id"], k.id, [(c.label, sorted(c.sizes.items()), c.seed) for c in cases]]
+        return hashlib.sha256(json.dumps(key).encode()).hexdigest()
+
+    # ---- grading -----------------------------------------------------------------------
+
+    def _parse(self, body: Any, agent: Agent) -> tuple[Kernel, Candidate, str | None]:
+        if not isinstance(body, dict):
+            raise ApiError(400, "the body must be a JSON object (schemas/submission.schema.json)")
+        try:
+            validate(body, "submission", "request body")
+        except InputError as exc:
+            raise ApiError(400, f"{exc.field}: {exc.message}", field=exc.field) from None
+        k = self.kernel(body["kernel"])
+        language = body["language"]
+        compiler = body.get("compiler")
+        try:
+            c = self.toolchains.compiler(compiler or language)
+        except InputError as exc:
+            raise ApiError(400, exc.message, field="compiler" if compiler else "language") from None
+        if c.language != language:
+            raise ApiError(400, f"compiler {compiler!r} compiles {c.language}, not {language}", field="compiler")
+        flagset = body.get("flagset")
+        if flagset is not None and (flagset in NOT_FOR_SUBMISSIONS or flagset not in self.toolchains.flagsets):
+            allowed = sorted(set(self.toolchains.flagsets) - NOT_FOR_SUBMISSIONS)
+            raise ApiError(400, f"unknown flag set {flagset!r}; expected one of: {', '.join(allowed)}",
+                           field="flagset")
+        label = body.get("label") or f"{agent.name}'s {language}"
+        return k, Candidate(body["source"], language, compiler, label), flagset
+
+    def score(self, body: Any, agent: Agent) -> dict:
+        """Public cases only; not recorded as a grade (logged against the score budget)."""
+        k, candidate, flagset = self._parse(body, agent)
+        score_id = uuid.uuid4().hex
+        self._admit()
+        accepted = time.monotonic()
+        try:
+            if not log_score(self.db(), score_id, agent.name, k.id, agent.scores):
+                raise ApiError(403, f"agent {agent.name!r} has spent its score budget ({agent.scores})")
+            job = worker.GradeJob(k.id, candidate, flagset, tuple(public_cases(k, self.config.presets)),
+                                  self.policy, score_id, self.slots)
+            g = self._run(worker.run_grade, job)
+        finally:
+            self._release(time.monotonic() - accepted)
+        set_score_status(self.db(), score_id, g.status)
+        return grade_document(g, "score", agent.name, redact_hidden=True,
+                              durations={"judge_total": time.monotonic() - accepted})
+
+    def submit(self, body: Any, agent: Agent) -> dict:
+        """Public and hidden cases, recorded. The submission is in the database before it is
+        graded; its id (the client's submission_id when given) becomes the grade's id."""
+        k, candidate, flagset = self._parse(body, agent)
+        sid = body.get("submission_id")
+        if sid:
+            known = submission(self.db(), sid)
+            if known is not None:
+                return self._existing(known, agent)
+        else:
+            sid = uuid.uuid4().hex
+        self._admit()
+        row = {"id": sid, "agent": agent.name, "judge_rank": self.config.rank, "kernel": k.id,
+               "language": candidate.language, "compiler": candidate.compiler, "flagset": flagset,
+               "label": candidate.label, "source": candidate.source}
+        try:
+            if not add_submission(self.db(), row, agent.submissions):
+                raise ApiError(403, f"agent {agent.name!r} has spent its submission budget ({agent.submissions})")
+        except sqlite3.IntegrityError:
+            # The same submission_id, posted twice at once: the other request graded it.
+            self._release()
+            return self._existing(submission(self.db(), sid), agent)
+        except BaseException:
+            self._release()
+            raise
+        return self._grade_submission(dict(row, attempts=0), admitted=True).result()
+
+    def _grade_submission(self, row: dict, admitted: bool) -> cf.Future:
+        """Grade an accepted submission in the background; the future gives its document."""
+        done: cf.Future = cf.Future()
+        with self._lock:
+            self._pending[row["id"]] = done
+            if not admitted:
+                self._inflight += 1
+
+        def work() -> None:
+            accepted = time.monotonic()
+            try:
+                k = self.kernels[row["kernel"]]
+                start_submission(self.db(), row["id"])
+                cases = tuple(public_cases(k, self.config.presets)
+                              + hidden_cases(k, self.config.hidden_presets, self.secret))
+                job = worker.GradeJob(k.id, Candidate(row["source"], row["language"], row["compiler"], row["label"]),
+                                      row["flagset"], cases, self.policy, row["id"], self.slots)
+                g = self._run(worker.run_grade, job)
+                doc = grade_document(g, "submit", row["agent"], redact_hidden=True,
+                                     durations={"judge_total": time.monotonic() - accepted})
+                finish_submission(self.db(), row["id"], g, row["agent"], doc)
+                done.set_result(doc)
+            except BaseException as exc:   # the judge's failure, not the candidate's: say so, keep the row
+                if not self._closed:
+                    message = exc.message if isinstance(exc, ApiError) else f"{type(exc).__name__}: {exc}"
+                    if not isinstance(exc, ApiError):
+                        log.exception("grading submission %s failed", row["id"])
+                    try:
+                        close_submission(self.db(), row["id"], "error", message)
+                    except Exception:
+                        log.exception("cannot record the failure of submission %s", row["id"])
+                done.set_exception(exc if isinstance(exc, ApiError) else
+                                   ApiError(500, f"the judge failed grading submission {row['id']}: {exc}"))
+            finally:
+                with self._lock:
+                    self._pending.pop(row["id"], None)
+                self._release(time.monotonic() - accepted)
+
+        threading.Thread(target=work, name=f"grade-{row['id'][:8]}", daemon=True).start()
+        return done
+
+    def _existing(self, row: dict, agent: Agent) -> dict:
+        """A submission the judge already has (a client's retry after a lost answer)."""
+        if row["agent"] != agent.name:
+            raise ApiError(409, f"submission_id {row['id']} is already used by another agent; choose a fresh one",
+                           field="submission_id")
+        if row["state"] in FINISHED:
+            if row["document"]:
+                return json.loads(row["document"])
+            raise ApiError(500, f"submission {row['id']} could not be graded: {row['message']}")
+        fut = self._pending.get(row["id"])
+        if fut is None:
+            raise ApiError(409, f"submission {row['id']} is being graded by another judge process on this database")
+        return fut.result()
+
+    def grade(self, grade_id: str, agent: Agent) -> dict:
+        row = submission(self.db(), grade_id)
+        if row is None or row["agent"] != agent.name:
+            # Another agent's grade is indistinguishable from no grade at all.
+            raise ApiError(404, f"no grade {grade_id!r} of agent {agent.name!r}")
+        if row["state"] in FINISHED:
+            return self._existing(row, agent)
+        raise ApiError(202, f"submission {grade_id} is {row['state']}; ask again later",
+                       {"Retry-After": str(self._retry_after())}, body={"id": grade_id, "state": row["state"]})
+
+    # ---- restart --------------------------------------------------------------------
+
+    def recover(self) -> dict[str, int]:
+        """Grade again what a previous run of this judge accepted but did not finish; a
+        submission that was interrupted max_attempts times is marked interrupted."""
+        regraded = interrupted = 0
+        for row in pending_submissions(self.db()):
+            if row["judge_rank"] != self.config.rank:
+                continue
+            if row["attempts"] >= self.config.max_attempts or row["kernel"] not in self.kernels:
+                why = (f"the judge stopped while grading it {row['attempts']} time(s)"
+                       if row["kernel"] in self.kernels else f"kernel {row['kernel']} is no longer served")
+                close_submission(self.db(), row["id"], "interrupted", why, self._interrupted(row, why))
+                interrupted += 1
+                log.warning("submission %s of %s marked interrupted: %s", row["id"], row["agent"], why)
+            else:
+                self._grade_submission(row, admitted=False)
+                regraded += 1
+                log.warning("submission %s of %s was not finished by the last run: grading it again",
+                            row["id"], row["agent"])
+        return {"regraded": regraded, "interrupted": interrupted}
+
+    def _interrupted(self, row: dict, why: str) -> dict:
+        return {
+            "id": row["id"], "kind": "submit", "created_at": _now(), "kernel": row["kernel"],
+            "status": "interrupted", "correct": False, "message": why, "language": row["language"],
+            "compiler": row["compiler"] or "", "compiler_version": "", "flagset": row["flagset"] or "",
+            "label": row["label"], "build_cached": False, "build_diagnostics": "", "speedup_vs_numpy": None,
+            "baseline": None, "baseline_origin": None, "baseline_error": None, "speedup_vs_baseline": None,
+            "policy": {"threads": self.config.threads, "cpus": None}, "environment_id": self.environment["id"],
+            "agent": row["agent"], "durations": {}, "cases": [],
+        }
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
