@@ -104,9 +104,9 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
         _print_footer(doc, out, recorded_in)
         return
     baseline = doc["baseline"]
-    table = Table(title=f"{doc['kernel']} — {doc['label'] or doc['language']} "
-                        f"({doc['compiler']} {doc['compiler_version']}, flags {doc['flagset']}"
-                        f"{', cached build' if doc['build_cached'] else ''})")
+    table = Table(title=escape(f"{doc['kernel']} — {doc['label'] or doc['language']} "
+                               f"({doc['compiler']} {doc['compiler_version']}, flags {doc['flagset']}"
+                               f"{', cached build' if doc['build_cached'] else ''})"))
     # The numpy baseline (machine_learning) is the NumPy column itself.
     own = baseline is not None and baseline != "numpy"
     cols = ["case", "result", "max abs err", "max rel err", "time (median, 95% CI)", "numpy"]
@@ -122,7 +122,7 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
         colour = "green" if ok else "red"
         timing = (f"{fmt_time(c['median_ns'])} [{fmt_time(c['ci95_ns'][0])}, {fmt_time(c['ci95_ns'][1])}]"
                   if c["median_ns"] is not None else "-")
-        row = [_describe_case(c), f"[{colour}]{'correct' if ok else c['status']}[/{colour}]",
+        row = [escape(_describe_case(c)), f"[{colour}]{'correct' if ok else c['status']}[/{colour}]",
                f"{c['max_abs_err']:.2e}" if c["max_abs_err"] is not None else "-",
                f"{c['max_rel_err']:.2e}" if c["max_rel_err"] is not None else "-",
                timing, fmt_time(c["numpy_median_ns"])]

@@ -40,8 +40,10 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
                     f"unknown key {name!r}; expected one of: {', '.join(allowed)}")
     if error.validator == "enum":
         return field, f"{error.instance!r} is not allowed; expected one of: {', '.join(map(str, error.validator_value))}"
-    if error.validator == "required":
-        return field, error.message.replace("is a required property", "is required but missing")
+    if error.validator == "required" and isinstance(error.instance, dict):
+        name = next((k for k in error.validator_value if k not in error.instance), None)
+        if name is not None:
+            return (f"{field}.{name}" if error.absolute_path else name, f"{name!r} is required but missing")
     return field, error.message
 
 

@@ -46,3 +46,60 @@ def kernel_copy(tmp_path, corpus):
         shutil.copytree(k.directory, dest, ignore=shutil.ignore_patterns("__pycache__"))
         return dest
     return make
+
+
+class RunningJudge:
+    """A real `hpcab serve` child process on loopback (port chosen by the OS)."""
+
+    def __init__(self, proc, url: str, db: Path, log: Path, args: list[str]):
+        self.proc, self.url, self.db, self.log, self.args = proc, url, db, log, args
+
+    def client(self, token=None, rank=0, **kw):
+        from hpcab.client import JudgeClient
+        return JudgeClient(self.url, token, rank, **kw)
+
+    def stop(self, sig=None):
+        import signal
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig or signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def start_judge(tmp_path):
+    """start_judge(*args, db=None) → RunningJudge. Each judge gets its own measurement-slot
+    lock folder and secret; the judges are stopped after the test."""
+    import os
+    import subprocess
+    import sys
+    import time
+    started: list[RunningJudge] = []
+
+    def start(*args: str, db: Path | None = None, timeout: float = 60) -> RunningJudge:
+        db = db or tmp_path / "judge.db"
+        n = len(started)
+        url_file = tmp_path / f"judge{n}.url"
+        url_file.unlink(missing_ok=True)
+        log = tmp_path / f"judge{n}.log"
+        argv = [sys.executable, "-m", "hpcab", "serve", "--db", str(db), "--port", "0",
+                "--url-file", str(url_file), "--log", str(log), *args]
+        env = dict(os.environ, HPCAB_SLOT_DIR=str(tmp_path / "slots"))
+        out = open(tmp_path / f"judge{n}.out", "wb")
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while not url_file.exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"the judge did not start: {(tmp_path / f'judge{n}.out').read_text()}")
+            time.sleep(0.1)
+        judge = RunningJudge(proc, url_file.read_text().strip(), db, log, argv)
+        started.append(judge)
+        return judge
+
+    yield start
+    for j in started:
+        j.stop()

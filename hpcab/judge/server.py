@@ -24,6 +24,7 @@ log = logging.getLogger("hpcab.judge")
 
 RANK_HEADER = "X-Hpcab-Rank"
 DEFAULT_MAX_BODY = 8 << 20          # a 4 MiB source, JSON-escaped, fits
+DISCARD_LIMIT = 64 << 20            # an oversized body up to this is read and dropped before the 413
 GET_ROUTES = ("health", "kernels", "task", "baseline", "grades")
 POST_ROUTES = ("score", "submit")
 
@@ -138,8 +139,12 @@ class JudgeHandler(BaseHTTPRequestHandler):
         except ValueError:
             self.close_connection = True
             raise ApiError(400, f"Content-Length: expected an integer, got {length!r}") from None
+        if n < 0:
+            self.close_connection = True
+            raise ApiError(400, f"Content-Length: expected a byte count, got {n}")
         if n > self.server.max_body:
-            self.close_connection = True     # the body is not read: do not reuse this connection
+            self.close_connection = True
+            self._discard(n)
             raise ApiError(413, f"the body is {n} bytes; at most {self.server.max_body} are accepted")
         raw = self.rfile.read(n)
         try:
@@ -149,6 +154,16 @@ class JudgeHandler(BaseHTTPRequestHandler):
         except json.JSONDecodeError as exc:
             raise ApiError(400, f"malformed JSON in the body: {exc.msg} at line {exc.lineno} column {exc.colno}") \
                 from None
+
+    def _discard(self, n: int) -> None:
+        """Read and drop an oversized body (up to a bound), so the client, still sending,
+        gets the 413 instead of a broken pipe."""
+        left = min(n, DISCARD_LIMIT)
+        while left > 0:
+            chunk = self.rfile.read(min(left, 1 << 16))
+            if not chunk:
+                break
+            left -= len(chunk)
 
     def _reply(self, status: int, body: dict, headers: dict[str, str]) -> None:
         data = (json.dumps(body) + "\n").encode()

@@ -293,6 +293,12 @@ class Judge:
             validate(body, "submission", "request body")
         except InputError as exc:
             raise ApiError(400, f"{exc.field}: {exc.message}", field=exc.field) from None
+        for key in ("source", "label"):
+            try:
+                body.get(key, "").encode()
+            except UnicodeEncodeError as exc:
+                raise ApiError(400, f"{key}: not valid Unicode text ({exc.reason} at character {exc.start})",
+                               field=key) from None
         k = self.kernel(body["kernel"])
         language = body["language"]
         compiler = body.get("compiler")

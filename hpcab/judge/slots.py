@@ -26,6 +26,15 @@ def default_lock_dir() -> Path:
     return Path(os.environ.get("HPCAB_SLOT_DIR") or Path(tempfile.gettempdir()) / "hpcab-slots")
 
 
+def _trace(cpus: tuple[int, ...], start: float, end: float) -> None:
+    """HPCAB_SLOT_TRACE=FILE: append one line per slot held (cpus, start, end on the
+    monotonic clock, pid), to check or plot the slots' occupancy."""
+    path = os.environ.get("HPCAB_SLOT_TRACE")
+    if path:
+        with open(path, "a") as f:
+            f.write(f"{','.join(map(str, cpus))} {start:.6f} {end:.6f} {os.getpid()}\n")
+
+
 def parse_slots(specs: list[str] | None, threads: int) -> tuple[tuple[int, ...], ...]:
     """'--slot 1 --slot 2,3' → ((1,), (2, 3)). None: one slot of `threads` CPUs, the last
     ones this process may use (the judge's own work tends to run on the first)."""
@@ -65,9 +74,11 @@ class Slots:
             for cpus in self.cpu_sets:
                 held = self._try(cpus)
                 if held is not None:
+                    start = time.monotonic()
                     try:
                         yield cpus
                     finally:
+                        _trace(cpus, start, time.monotonic())
                         for fd in held:
                             os.close(fd)   # closing drops the lock
                     return

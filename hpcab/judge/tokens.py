@@ -47,9 +47,10 @@ class TokenBook:
         """The agent an Authorization header names, or None."""
         if self.open:
             return Agent(OPEN_AGENT, None, None)
-        if not authorization or not authorization.startswith("Bearer "):
+        scheme, _, token = (authorization or "").strip().partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
             return None
-        digest = _digest(authorization[len("Bearer "):].strip())
+        digest = _digest(token.strip())
         for known, agent in self.by_digest.items():
             if hmac.compare_digest(known, digest):
                 return agent

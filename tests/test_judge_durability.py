@@ -1,0 +1,159 @@
+"""A judge killed with SIGKILL mid-grade and restarted loses nothing: finished grades stay,
+the accepted submission is graded again (or, after max attempts, marked interrupted), the
+client's retry with the same submission_id gets the answer, and no worker or measuring
+child of the dead judge keeps running."""
+
+import signal
+import socket
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from hpcab.client import JudgeClient
+
+from .conftest import CANDIDATES, EXAMPLES
+
+FAST = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rows(db: Path, sql: str, *args):
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in conn.execute(sql, args)]
+    finally:
+        conn.close()
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below pid, from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {c for c, p in parents.items() if p in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_for(predicate, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def submit_in_background(client: JudgeClient, sid: str) -> tuple[threading.Thread, dict]:
+    result: dict = {}
+    source = (CANDIDATES / "gemm_slow.c").read_text()
+
+    def go():
+        try:
+            result["doc"] = client.submit("gemm", source, "c", label="slow", submission_id=sid)
+        except Exception as exc:   # reported by the test
+            result["error"] = exc
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    return t, result
+
+
+def kill_mid_grade(judge, sid: str) -> set[int]:
+    """Wait until the slow submission is being timed, SIGKILL the judge (only its own
+    process), and return the processes it had below it."""
+    wait_for(lambda: rows(judge.db, "SELECT state FROM submissions WHERE id = ?", sid) and
+             rows(judge.db, "SELECT state FROM submissions WHERE id = ?", sid)[0]["state"] == "grading",
+             60, "the submission to be graded")
+
+    def measuring_child():
+        for pid in descendants(judge.proc.pid):
+            try:
+                if b"hpcab.child" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+            except OSError:
+                pass
+        return None
+    wait_for(measuring_child, 60, "the measuring child to start")
+    below = descendants(judge.proc.pid)
+    judge.proc.send_signal(signal.SIGKILL)
+    judge.proc.wait()
+    return below
+
+
+def test_kill_9_mid_grade_then_restart_loses_nothing(start_judge, tmp_path):
+    port = str(free_port())
+    judge = start_judge(*FAST, "--port", port)
+    client = judge.client(reconnect_seconds=120)
+    finished = client.submit_file("gemm", EXAMPLES / "gemm.c")
+    assert finished["correct"]
+
+    sid = "ab" * 16
+    thread, result = submit_in_background(judge.client(reconnect_seconds=120), sid)
+    orphans = kill_mid_grade(judge, sid)
+    assert orphans, "the judge had worker processes"
+    # The dead judge's workers and measuring children go with it.
+    wait_for(lambda: not any(alive(p) for p in orphans), 15, "the dead judge's processes to exit")
+
+    # Accepted before the kill: both submissions are in the database.
+    states = {r["id"]: r for r in rows(judge.db, "SELECT id, state, attempts FROM submissions")}
+    assert states[finished["id"]]["state"] == "graded"
+    assert states[sid]["state"] == "grading" and states[sid]["attempts"] == 1
+
+    again = start_judge(*FAST, "--port", port, db=judge.db)
+    thread.join(timeout=180)
+    assert "error" not in result, result.get("error")
+    doc = result["doc"]
+    assert doc["id"] == sid and doc["correct"] and doc["label"] == "slow"
+    assert [c["visibility"] for c in doc["cases"]] == ["public", "hidden"]
+
+    sub = rows(again.db, "SELECT state, attempts, grade_id FROM submissions WHERE id = ?", sid)[0]
+    assert sub == {"state": "graded", "attempts": 2, "grade_id": sid}
+    grades = {r["id"] for r in rows(again.db, "SELECT id FROM grades")}
+    assert grades == {finished["id"], sid}           # the finished grade survived; nothing twice
+    assert len(rows(again.db, "SELECT idx FROM grade_cases WHERE grade_id = ?", sid)) == 2
+    assert again.client().grade(finished["id"])["status"] == "ok"
+    assert "grading it again" in again.log.read_text()
+    assert "1 submission(s) being graded again" in Path(str(again.log).replace(".log", ".out")).read_text()
+
+
+def test_a_submission_that_kills_the_judge_twice_is_marked_interrupted(start_judge):
+    port = str(free_port())
+    judge = start_judge(*FAST, "--port", port)
+    sid = "cd" * 16
+    thread, result = submit_in_background(judge.client(reconnect_seconds=180), sid)
+    kill_mid_grade(judge, sid)
+    second = start_judge(*FAST, "--port", port, db=judge.db)
+    kill_mid_grade(second, sid)                      # the re-grade dies too
+    third = start_judge(*FAST, "--port", port, db=judge.db)
+    thread.join(timeout=120)
+    assert "error" not in result, result.get("error")
+    doc = result["doc"]
+    assert doc["status"] == "interrupted" and not doc["correct"]
+    assert "stopped while grading it 2 time(s)" in doc["message"]
+    sub = rows(third.db, "SELECT state, attempts, grade_id FROM submissions WHERE id = ?", sid)[0]
+    assert sub == {"state": "interrupted", "attempts": 2, "grade_id": None}
+    assert third.client().grade(sid)["status"] == "interrupted"
+    # The judge keeps grading other work after marking it.
+    assert third.client().submit_file("gemm", EXAMPLES / "gemm.c")["correct"]
