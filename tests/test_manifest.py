@@ -74,7 +74,7 @@ def test_tolerance_override_needs_a_reason(kernel_copy):
     kdir = kernel_copy("gemm")
     _edit(kdir / "gemm.yaml", lambda d: d.update(tolerance={"rtol": 1e-6}))
     err = _load_error(kdir)
-    assert err.field == "tolerance" and "reason" in err.message
+    assert err.field == "tolerance.reason" and "required" in err.message
 
 
 def test_preset_missing_a_symbol(kernel_copy):
