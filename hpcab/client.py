@@ -102,9 +102,15 @@ class JudgeClient:
                     return json.loads(resp.read() or b"{}")
             except urllib.error.HTTPError as exc:
                 payload = _json(exc)
+                wait = min(float(exc.headers.get("Retry-After") or 1), 60.0)
                 if exc.code == 429 and time.monotonic() - started < self.max_wait:
-                    time.sleep(min(float(exc.headers.get("Retry-After") or 1), self.max_wait))
+                    time.sleep(wait)
                     continue
+                if exc.code == 503:     # the judge is stopping: it may come back (a restart)
+                    down_since = down_since or time.monotonic()
+                    if time.monotonic() - down_since < self.reconnect_seconds:
+                        time.sleep(wait)
+                        continue
                 message = (payload.get("error") or {}).get("message") or exc.reason
                 raise JudgeError(exc.code, message, payload) from None
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError) as exc:

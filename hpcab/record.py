@@ -314,6 +314,15 @@ def close_submission(conn: sqlite3.Connection, submission_id: str, state: str, m
                  (state, message, json.dumps(document) if document else None, submission_id))
 
 
+def requeue_submissions(conn: sqlite3.Connection, ids: list[str]) -> None:
+    """Put submissions whose grading was stopped on purpose back in the queue, the stopped
+    attempt not counted."""
+    with transaction(conn):
+        for sid in ids:
+            conn.execute("UPDATE submissions SET state = 'queued', attempts = MAX(attempts - 1, 0) "
+                         "WHERE id = ? AND state = 'grading'", (sid,))
+
+
 def pending_submissions(conn: sqlite3.Connection) -> list[dict]:
     """Accepted but not finished: what a judge that died left behind."""
     marks = ", ".join("?" * len(PENDING))

@@ -157,3 +157,26 @@ def test_a_submission_that_kills_the_judge_twice_is_marked_interrupted(start_jud
     assert third.client().grade(sid)["status"] == "interrupted"
     # The judge keeps grading other work after marking it.
     assert third.client().submit_file("gemm", EXAMPLES / "gemm.c")["correct"]
+
+
+def test_a_stop_asked_for_finishes_started_grades_and_requeues_the_rest(start_judge):
+    port = str(free_port())
+    judge = start_judge(*FAST, "--port", port)
+    ids = ["ef" * 16, "12" * 16, "34" * 16]      # one worker: one grading, the others wait
+    clients = [submit_in_background(judge.client(reconnect_seconds=120), sid) for sid in ids[:1]]
+    wait_for(lambda: (rows(judge.db, "SELECT state FROM submissions WHERE id = ?", ids[0]) or [{}])[0].get("state")
+             == "grading", 60, "the first submission to be graded")
+    clients += [submit_in_background(judge.client(reconnect_seconds=120), sid) for sid in ids[1:]]
+    wait_for(lambda: len(rows(judge.db, "SELECT id FROM submissions")) == 3, 60, "all three to be accepted")
+    judge.proc.send_signal(signal.SIGTERM)
+    assert judge.proc.wait(timeout=120) == 0
+    states = {r["id"]: (r["state"], r["attempts"]) for r in rows(judge.db, "SELECT id, state, attempts FROM submissions")}
+    # Graded, or back in the queue with the stopped attempt not counted; nothing half-done.
+    assert states == {ids[0]: ("graded", 1), ids[1]: ("queued", 0), ids[2]: ("queued", 0)}
+    again = start_judge(*FAST, "--port", port, db=judge.db)
+    for (t, r), sid in zip(clients, ids):
+        t.join(timeout=180)
+        assert "error" not in r, r.get("error")
+        assert r["doc"]["correct"] and r["doc"]["id"] == sid
+    assert {r["id"]: (r["state"], r["attempts"]) for r in rows(again.db, "SELECT id, state, attempts FROM submissions")} \
+        == {sid: ("graded", 1) for sid in ids}

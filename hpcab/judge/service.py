@@ -43,8 +43,8 @@ from hpcab.judge.slots import Slots, default_lock_dir
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
 from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
-                          count_submissions, finish_submission, log_score, pending_submissions, save_baseline,
-                          set_score_status, start_submission, submission)
+                          count_submissions, finish_submission, log_score, pending_submissions,
+                          requeue_submissions, save_baseline, set_score_status, start_submission, submission)
 from hpcab.run import Policy
 from hpcab.schema import validate
 from hpcab.toolchain import load_toolchains
@@ -109,6 +109,9 @@ class Judge:
         self._lock = threading.Lock()
         self._inflight = 0
         self._pending: dict[str, cf.Future] = {}         # submission id → its document, while graded
+        self._workers: set[threading.Thread] = set()     # the threads that grade submissions
+        self._stopped: list[str] = []                    # submissions not graded because the judge stopped
+        self._busy = threading.BoundedSemaphore(config.workers)   # jobs handed to the pool
         self._baselines: dict[str, cf.Future] = {}       # baseline key → its document, while measured
         self._recent = collections.deque(maxlen=20)      # recent grading seconds, for Retry-After
         self._closed = False
@@ -133,11 +136,19 @@ class Judge:
             f.result()
         return pool
 
-    def close(self) -> None:
-        """Stop grading. Unfinished submissions stay pending in the database: the next
-        start grades them."""
-        self._closed = True
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def close(self, drain_seconds: float = 600.0) -> None:
+        """Stop grading: what is being graded now is finished and recorded; what waited in
+        the queue goes back to 'queued' in the database, the attempt not counted (a stop
+        asked for is not the submission's doing), and the next start grades it."""
+        with self._lock:
+            self._closed = True
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        deadline = time.monotonic() + drain_seconds
+        for t in list(self._workers):
+            t.join(timeout=max(0.0, deadline - time.monotonic()))
+        with self._lock:
+            stopped = list(self._stopped)
+        requeue_submissions(self.db(), stopped)
 
     def _admit(self) -> None:
         with self._lock:
@@ -163,9 +174,14 @@ class Judge:
         return max(1, min(600, math.ceil(per * rounds)))
 
     def _run(self, fn, job) -> Any:
-        """Run a job in the pool, and wait. A pool whose worker died is replaced."""
+        """Run a job in the pool, and wait. Jobs wait here, not in the pool (which would
+        hand a worker more than it is doing), so a stopping judge leaves them unstarted.
+        A pool whose worker died is replaced."""
         try:
-            return self._pool.submit(fn, job).result()
+            with self._busy:
+                if self._closed:
+                    raise ApiError(503, "the judge is stopping", {"Retry-After": "5"})
+                return self._pool.submit(fn, job).result()
         except cf.process.BrokenProcessPool:
             with self._lock:
                 if not self._closed:
@@ -383,23 +399,33 @@ class Judge:
                                      durations={"judge_total": time.monotonic() - accepted})
                 finish_submission(self.db(), row["id"], g, row["agent"], doc)
                 done.set_result(doc)
-            except BaseException as exc:   # the judge's failure, not the candidate's: say so, keep the row
-                if not self._closed:
-                    message = exc.message if isinstance(exc, ApiError) else f"{type(exc).__name__}: {exc}"
+            except BaseException as exc:
+                if self._closed:    # stopped on purpose: back to the queue for the next start
+                    with self._lock:
+                        self._stopped.append(row["id"])
+                    done.set_exception(ApiError(503, f"the judge stopped before grading submission {row['id']}; "
+                                                     f"it is graded when the judge starts again (post it again "
+                                                     f"with the same submission_id)", {"Retry-After": "5"}))
+                else:               # the judge's failure, not the candidate's: say so, keep the row
                     if not isinstance(exc, ApiError):
                         log.exception("grading submission %s failed", row["id"])
+                        exc = ApiError(500, f"the judge failed grading submission {row['id']}: "
+                                            f"{type(exc).__name__}: {exc}")
                     try:
-                        close_submission(self.db(), row["id"], "error", message)
+                        close_submission(self.db(), row["id"], "error", exc.message)
                     except Exception:
                         log.exception("cannot record the failure of submission %s", row["id"])
-                done.set_exception(exc if isinstance(exc, ApiError) else
-                                   ApiError(500, f"the judge failed grading submission {row['id']}: {exc}"))
+                    done.set_exception(exc)
             finally:
                 with self._lock:
                     self._pending.pop(row["id"], None)
+                    self._workers.discard(threading.current_thread())
                 self._release(time.monotonic() - accepted)
 
-        threading.Thread(target=work, name=f"grade-{row['id'][:8]}", daemon=True).start()
+        thread = threading.Thread(target=work, name=f"grade-{row['id'][:8]}", daemon=True)
+        with self._lock:
+            self._workers.add(thread)
+        thread.start()
         return done
 
     def _existing(self, row: dict, agent: Agent) -> dict:
