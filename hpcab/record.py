@@ -279,7 +279,7 @@ def add_submission(conn: sqlite3.Connection, row: dict, budget: int | None) -> b
     transaction, so concurrent submissions cannot overdraw it."""
     with transaction(conn):
         if budget is not None:
-            used = conn.execute("SELECT COUNT(*) FROM submissions WHERE agent = ?", (row["agent"],)).fetchone()[0]
+            used = count_submissions(conn, row["agent"])
             if used >= budget:
                 return False
         _insert(conn, "submissions", {**row, "state": "queued"})
@@ -331,7 +331,10 @@ def pending_submissions(conn: sqlite3.Connection) -> list[dict]:
 
 
 def count_submissions(conn: sqlite3.Connection, agent: str) -> int:
-    return conn.execute("SELECT COUNT(*) FROM submissions WHERE agent = ?", (agent,)).fetchone()[0]
+    """What an agent's submission budget has paid for: every submission but those the
+    judge failed on (state 'error'), which are not the agent's doing."""
+    return conn.execute("SELECT COUNT(*) FROM submissions WHERE agent = ? AND state != 'error'",
+                        (agent,)).fetchone()[0]
 
 
 def log_score(conn: sqlite3.Connection, score_id: str, agent: str, kernel: str, budget: int | None) -> bool:
@@ -343,6 +346,11 @@ def log_score(conn: sqlite3.Connection, score_id: str, agent: str, kernel: str, 
                 return False
         conn.execute("INSERT INTO scores (id, agent, kernel) VALUES (?, ?, ?)", (score_id, agent, kernel))
     return True
+
+
+def forget_score(conn: sqlite3.Connection, score_id: str) -> None:
+    """A score the judge could not grade (stopping, a worker died) is not charged."""
+    conn.execute("DELETE FROM scores WHERE id = ?", (score_id,))
 
 
 def set_score_status(conn: sqlite3.Connection, score_id: str, status: str) -> None:
@@ -359,5 +367,5 @@ def cached_baseline(conn: sqlite3.Connection, key: str) -> dict | None:
 
 
 def save_baseline(conn: sqlite3.Connection, key: str, kernel: str, document: dict) -> None:
-    conn.execute("INSERT OR REPLACE INTO baselines (key, kernel, document) VALUES (?, ?, ?)",
-                 (key, kernel, json.dumps(document)))
+    conn.execute("INSERT OR REPLACE INTO baselines (key, kernel, measured_at, document) VALUES (?, ?, ?, ?)",
+                 (key, kernel, document["measured_at"], json.dumps(document)))

@@ -622,3 +622,9 @@ def test_a_submission_is_timed_call_by_call_against_its_baseline_in_one_session(
         assert len({len(s) for s in samples.values()}) == 1, {t: len(s) for t, s in samples.items()}
         assert case["speedup_vs_baseline"]["value"] == pytest.approx(
             float(np.median(samples["c-autopar"])) / float(np.median(samples["candidate"])), rel=0.05)
+
+
+def test_other_methods_get_a_json_405(judge):
+    for method in ("PATCH", "OPTIONS"):
+        status, headers, body = call(judge.url, method, "/health")
+        assert status == 405 and headers["Allow"] == "GET" and body["error"]["status"] == 405, method

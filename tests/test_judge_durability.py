@@ -180,3 +180,13 @@ def test_a_stop_asked_for_finishes_started_grades_and_requeues_the_rest(start_ju
         assert r["doc"]["correct"] and r["doc"]["id"] == sid
     assert {r["id"]: (r["state"], r["attempts"]) for r in rows(again.db, "SELECT id, state, attempts FROM submissions")} \
         == {sid: ("graded", 1) for sid in ids}
+
+
+def test_a_second_judge_of_the_same_rank_on_one_database_is_refused(start_judge):
+    import pytest
+    first = start_judge(*FAST)
+    with pytest.raises(RuntimeError, match="another judge of rank 0 is already serving"):
+        start_judge(*FAST, db=first.db)
+    other_rank = start_judge(*FAST, "--rank", "1", db=first.db)     # another rank may share the database
+    assert other_rank.client(rank=1).health()["rank"] == 1
+    assert first.client().health()["status"] == "ok"

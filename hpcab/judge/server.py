@@ -61,6 +61,15 @@ class JudgeHandler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._handle("DELETE")
 
+    def do_PATCH(self) -> None:
+        self._handle("PATCH")
+
+    def do_HEAD(self) -> None:
+        self._handle("HEAD")
+
+    def do_OPTIONS(self) -> None:
+        self._handle("OPTIONS")
+
     # ---- one request ------------------------------------------------------------------
 
     def _handle(self, method: str) -> None:
@@ -148,7 +157,7 @@ class JudgeHandler(BaseHTTPRequestHandler):
             raise ApiError(413, f"the body is {n} bytes; at most {self.server.max_body} are accepted")
         raw = self.rfile.read(n)
         try:
-            return json.loads(raw)
+            return json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError:
             raise ApiError(400, "the body is not UTF-8") from None
         except json.JSONDecodeError as exc:
@@ -176,7 +185,8 @@ class JudgeHandler(BaseHTTPRequestHandler):
             if self.close_connection:
                 self.send_header("Connection", "close")
             self.end_headers()
-            self.wfile.write(data)
+            if self.command != "HEAD":
+                self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass    # the client left; a submission's grade is in the database all the same
 

@@ -43,7 +43,7 @@ from hpcab.judge.slots import Slots, default_lock_dir
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
 from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
-                          count_submissions, finish_submission, log_score, pending_submissions,
+                          count_submissions, finish_submission, forget_score, log_score, pending_submissions,
                           requeue_submissions, save_baseline, set_score_status, start_submission, submission)
 from hpcab.run import Policy
 from hpcab.schema import validate
@@ -52,7 +52,7 @@ from hpcab.toolchain import load_toolchains
 log = logging.getLogger("hpcab.judge")
 
 NOT_FOR_SUBMISSIONS = {"harness"}      # flag sets only the judge itself uses
-SUBMISSION_LANGUAGES = ("c", "cpp", "fortran", "cuda", "hip")
+TASK_LANGUAGES = ("c", "cpp", "fortran", "cuda")     # those with a prototype (hpcab.abi.show_abi)
 FINISHED = ("graded", "interrupted", "error")
 
 
@@ -116,6 +116,7 @@ class Judge:
         self._recent = collections.deque(maxlen=20)      # recent grading seconds, for Retry-After
         self._closed = False
         connect(config.db).close()                        # create or migrate before serving
+        self._rank_lock = _lock_rank(config.db, config.rank)
         self._pool = self._new_pool()
 
     # ---- plumbing ---------------------------------------------------------------------
@@ -220,8 +221,9 @@ class Judge:
 
     def task(self, name: str, language: str, agent: Agent) -> dict:
         k = self.kernel(name)
-        if language not in ("c", "cpp", "fortran", "cuda"):
-            raise ApiError(400, f"language {language!r}: expected one of c, cpp, fortran, cuda", field="language")
+        if language not in TASK_LANGUAGES:
+            raise ApiError(400, f"language {language!r}: expected one of {', '.join(TASK_LANGUAGES)}",
+                           field="language")
         tol = tolerance_for(k)
         flagsets = {n: f.description for n, f in sorted(self.toolchains.flagsets.items())
                     if n not in NOT_FOR_SUBMISSIONS}
@@ -238,7 +240,7 @@ class Judge:
             "tolerance": None if k.precision == "exact" else {"rtol": tol.rtol, "atol": tol.atol,
                                                                "normwise": tol.normwise},
             "baseline": base, "threads": self.config.threads,
-            "languages": [lang for lang in SUBMISSION_LANGUAGES if self._has_compiler(lang)],
+            "languages": [lang for lang in TASK_LANGUAGES if self._has_compiler(lang)],
             "flagsets": flagsets, "default_flagset": self.toolchains.default_flagset,
             "budget": self._budget(agent),
             "goal": (f"Implement {k.name} with exactly this {language} prototype, computing what the NumPy "
@@ -275,18 +277,18 @@ class Judge:
             owner = fut is None
             if owner:
                 fut = self._baselines[key] = cf.Future()
-        if not owner:
-            return dict(fut.result(), cached=True)
+        if not owner:     # measured right now for another request: the same fresh figures
+            return dict(fut.result(), cached=False)
         try:
             self._admit()
             started = time.monotonic()
             try:
                 doc = self._run(worker.run_baseline, worker.BaselineJob(k.id, cases, self.policy, self.slots))
             finally:
-                self._release(time.monotonic() - started)
+                self._release()
+            doc = dict(doc, measured_at=_now())
             if not doc["error"] and all(c["status"] == "ok" for c in doc["cases"]):
                 save_baseline(self.db(), key, k.id, doc)     # a failed measurement is not cached
-            doc = dict(doc, measured_at=_now())
             fut.set_result(doc)
             return dict(doc, cached=False)
         except BaseException as exc:
@@ -337,15 +339,20 @@ class Judge:
         k, candidate, flagset = self._parse(body, agent)
         score_id = uuid.uuid4().hex
         self._admit()
-        accepted = time.monotonic()
+        accepted, graded = time.monotonic(), False
         try:
             if not log_score(self.db(), score_id, agent.name, k.id, agent.scores):
                 raise ApiError(403, f"agent {agent.name!r} has spent its score budget ({agent.scores})")
             job = worker.GradeJob(k.id, candidate, flagset, tuple(public_cases(k, self.config.presets)),
                                   self.policy, score_id, self.slots)
-            g = self._run(worker.run_grade, job)
+            try:
+                g = self._run(worker.run_grade, job)
+            except BaseException:
+                forget_score(self.db(), score_id)     # the judge did not grade it: not charged
+                raise
+            graded = True
         finally:
-            self._release(time.monotonic() - accepted)
+            self._release(time.monotonic() - accepted if graded else None)
         set_score_status(self.db(), score_id, g.status)
         return grade_document(g, "score", agent.name, redact_hidden=True,
                               durations={"judge_total": time.monotonic() - accepted})
@@ -365,28 +372,49 @@ class Judge:
         row = {"id": sid, "agent": agent.name, "judge_rank": self.config.rank, "kernel": k.id,
                "language": candidate.language, "compiler": candidate.compiler, "flagset": flagset,
                "label": candidate.label, "source": candidate.source}
+        done: cf.Future = cf.Future()
+        with self._lock:
+            # Registered before the row exists, so a concurrent retry with this id waits on it.
+            mine = self._pending.setdefault(sid, done) is done
         try:
+            if not mine:
+                raise sqlite3.IntegrityError(sid)
             if not add_submission(self.db(), row, agent.submissions):
                 raise ApiError(403, f"agent {agent.name!r} has spent its submission budget ({agent.submissions})")
         except sqlite3.IntegrityError:
-            # The same submission_id, posted twice at once: the other request graded it.
+            # The same submission_id, posted twice at once: the other request grades it.
+            self._forget(sid, done if mine else None)
             self._release()
-            return self._existing(submission(self.db(), sid), agent)
+            other = submission(self.db(), sid)
+            fut = self._pending.get(sid)
+            if other is None and fut is not None:
+                cf.wait([fut])          # the other request's row is written before it grades
+                other = submission(self.db(), sid)
+            if other is None:
+                raise ApiError(409, f"submission_id {sid} was posted twice at once and neither was accepted; "
+                                    f"post it again") from None
+            return self._existing(other, agent)
         except BaseException:
+            self._forget(sid, done)
             self._release()
             raise
-        return self._grade_submission(dict(row, attempts=0), admitted=True).result()
+        return self._grade_submission(dict(row, attempts=0), admitted=True, done=done).result()
 
-    def _grade_submission(self, row: dict, admitted: bool) -> cf.Future:
+    def _forget(self, sid: str, done: cf.Future | None) -> None:
+        with self._lock:
+            if done is not None and self._pending.get(sid) is done:
+                del self._pending[sid]
+
+    def _grade_submission(self, row: dict, admitted: bool, done: cf.Future | None = None) -> cf.Future:
         """Grade an accepted submission in the background; the future gives its document."""
-        done: cf.Future = cf.Future()
+        done = done or cf.Future()
         with self._lock:
             self._pending[row["id"]] = done
             if not admitted:
                 self._inflight += 1
 
         def work() -> None:
-            accepted = time.monotonic()
+            accepted, graded = time.monotonic(), False
             try:
                 k = self.kernels[row["kernel"]]
                 start_submission(self.db(), row["id"])
@@ -398,6 +426,7 @@ class Judge:
                 doc = grade_document(g, "submit", row["agent"], redact_hidden=True,
                                      durations={"judge_total": time.monotonic() - accepted})
                 finish_submission(self.db(), row["id"], g, row["agent"], doc)
+                graded = True
                 done.set_result(doc)
             except BaseException as exc:
                 if self._closed:    # stopped on purpose: back to the queue for the next start
@@ -420,7 +449,7 @@ class Judge:
                 with self._lock:
                     self._pending.pop(row["id"], None)
                     self._workers.discard(threading.current_thread())
-                self._release(time.monotonic() - accepted)
+                self._release(time.monotonic() - accepted if graded else None)
 
         thread = threading.Thread(target=work, name=f"grade-{row['id'][:8]}", daemon=True)
         with self._lock:
@@ -431,7 +460,7 @@ class Judge:
     def _existing(self, row: dict, agent: Agent) -> dict:
         """A submission the judge already has (a client's retry after a lost answer)."""
         if row["agent"] != agent.name:
-            raise ApiError(409, f"submission_id {row['id']} is already used by another agent; choose a fresh one",
+            raise ApiError(409, f"submission_id {row['id']} is already in use; choose a fresh one",
                            field="submission_id")
         if row["state"] in FINISHED:
             if row["document"]:
@@ -486,5 +515,21 @@ class Judge:
         }
 
 
+def _lock_rank(db: Path, rank: int) -> int:
+    """One judge per database and rank: two would both recover, and overwrite, each
+    other's unfinished submissions. The lock goes with the process."""
+    import fcntl
+    path = db.with_name(f"{db.name}.rank{rank}.lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise InputError(str(db), "rank", f"another judge of rank {rank} is already serving this database; "
+                                          f"stop it, or give this one another --rank or --db") from None
+    return fd
+
+
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds")
+    """UTC, in the form SQLite's strftime('%Y-%m-%dT%H:%M:%fZ') writes."""
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
