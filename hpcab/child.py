@@ -16,6 +16,8 @@ whose call it was.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import mmap
 import os
@@ -162,12 +164,19 @@ def _modified_inputs(target, pristine: dict, job: dict) -> list[str]:
     return [n for n in job["inputs"] if not np.array_equal(target.buffers[n], pristine[n], equal_nan=True)]
 
 
+@functools.lru_cache(maxsize=1)
+def _harness_ffi(module: str):
+    """The harness's cffi declarations, pre-parsed by the judge (hpcab.harness.harness_ffi_module):
+    importing them is much faster than parsing C here."""
+    spec = importlib.util.spec_from_file_location(Path(module).stem, module)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.ffi
+
+
 def _load(spec: dict, job: dict, pristine: dict):
     if spec["kind"] == "c":
-        import cffi
-        from hpcab.harness import HARNESS_CDEF
-        ffi = cffi.FFI()
-        ffi.cdef(HARNESS_CDEF)
+        ffi = _harness_ffi(job["harness_ffi"])
         harness = ffi.dlopen(job["harness"])
         return CTarget(spec, job, pristine, ffi, harness)
     if spec["kind"] == "numba":

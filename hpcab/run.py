@@ -23,6 +23,7 @@ import numpy as np
 
 from hpcab.abi import params
 from hpcab.case import Case, poison
+from hpcab.harness import harness_ffi_module
 from hpcab.kernel import Kernel
 
 
@@ -118,6 +119,7 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
     job = {
         "kernel": kernel.id,
         "harness": str(harness) if harness else None,
+        "harness_ffi": str(harness_ffi_module()) if harness else None,
         "targets": [{"name": t.name, "kind": t.kind, "library": str(t.library) if t.library else None,
                      "optional": t.optional, "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
                      "corpus_root": str(kernel.corpus_root)}
