@@ -49,27 +49,6 @@ class JudgeHandler(BaseHTTPRequestHandler):
     server_version = "hpcab-judge"
     sys_version = ""
 
-    def do_GET(self) -> None:
-        self._handle("GET")
-
-    def do_POST(self) -> None:
-        self._handle("POST")
-
-    def do_PUT(self) -> None:
-        self._handle("PUT")
-
-    def do_DELETE(self) -> None:
-        self._handle("DELETE")
-
-    def do_PATCH(self) -> None:
-        self._handle("PATCH")
-
-    def do_HEAD(self) -> None:
-        self._handle("HEAD")
-
-    def do_OPTIONS(self) -> None:
-        self._handle("OPTIONS")
-
     # ---- one request ------------------------------------------------------------------
 
     def _handle(self, method: str) -> None:
@@ -195,6 +174,11 @@ class JudgeHandler(BaseHTTPRequestHandler):
 
     def log_error(self, format: str, *args) -> None:
         log.warning("rank=%s %s", self.server.judge.config.rank, format % args)
+
+
+# Every method goes through one handler, so any method a route does not take gets a JSON 405.
+for _method in ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"):
+    setattr(JudgeHandler, f"do_{_method}", lambda self, _m=_method: self._handle(_m))
 
 
 def serve(config: JudgeConfig, host: str = "127.0.0.1", port: int = 0, max_body: int = DEFAULT_MAX_BODY,
