@@ -61,7 +61,7 @@ def prepare_baseline(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline
         return PreparedBaseline(name, None, "the NumPy reference")
     if name == "numba":
         # Whether numba is importable is found out (and reported) by the measuring child.
-        return PreparedBaseline(name, Target(name, "numba", optional=True), "numba.njit of the NumPy reference")
+        return PreparedBaseline(name, Target(name, "numba", optional=True, trusted=True), "numba.njit of the NumPy reference")
     return _prepare_c_autopar(kernel, toolchains)
 
 
@@ -94,7 +94,7 @@ def _prepare_c_autopar(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseli
         return PreparedBaseline(name, None, t.origin, t.hand_written,
                                 f"the baseline's C did not compile ({built.compiler}, flags {built.flagset}):\n{diag}",
                                 built)
-    return PreparedBaseline(name, Target(name, "c", built.library, optional=True), t.origin, t.hand_written,
+    return PreparedBaseline(name, Target(name, "c", built.library, optional=True, trusted=True), t.origin, t.hand_written,
                             None, built)
 
 

@@ -130,3 +130,14 @@ def run_oracle(kernel: Kernel, case: Case, values: dict[str, np.ndarray] | None 
     ref = kernel.reference()
     returned = ref.function(*reference_args(kernel, values, case.sizes))
     return collect_outputs(kernel, values, returned, case.sizes, str(kernel.reference_path))
+
+
+def input_set_cases(case: Case, timed_sets: int) -> list[Case]:
+    """The case's input sets, as cases: set 0 is the case itself, sets 1..K-1 and the
+    warm-up's (the last) have seeds derived from it. Timed calls rotate over the first K,
+    so no call can be answered by replaying the previous one."""
+    out = [case]
+    for i in range(1, timed_sets + 1):
+        digest = hashlib.sha256(f"{case.seed}/input-set/{i}".encode()).digest()
+        out.append(attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1))
+    return out

@@ -4,9 +4,17 @@ It is the only process that loads candidate code. It reads job.json and inputs.n
 JOBDIR, times the targets call by call (interleaved, the order alternating every round),
 and writes result.json and outputs.npz back. It never sees the oracle's outputs.
 
-Per call, outside the timer: every input is copied fresh from the pristine set and every
-output buffer poisoned. Inside the timer: only the call (C targets: timed in C by the
-trampoline; Python and numba targets: perf_counter_ns around the call).
+Per call, outside the timer: every input is copied fresh from the pristine input set of
+the round (timed rounds rotate over K sets, the warm-up has its own, so no answer can be
+replayed from the previous call) and every output buffer poisoned. Inside the timer: only
+the call (C targets: timed in C by the trampoline; Python and numba targets:
+perf_counter_ns around the call). The instant a call returns its outputs are copied and its
+inputs compared with the pristine set; the parent gets each set's first answer and every
+later answer that differs, to check them all. Before the candidate's next call (and once
+more after a pause at the end) its outputs are compared with what they were at return:
+a change means work still going on after the call returned. The judge's own targets'
+outputs are poisoned right after their calls, so the answer is not in memory when the
+candidate runs.
 
 An optional target (a baseline) that cannot be loaded, or raises, is dropped and its error
 reported in result.json's target_errors; the others are still timed. Which target the
@@ -164,6 +172,12 @@ def _modified_inputs(target, pristine: dict, job: dict) -> list[str]:
     return [n for n in job["inputs"] if not np.array_equal(target.buffers[n], pristine[n], equal_nan=True)]
 
 
+def _same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    """Bit for bit (NaN payloads included), so a nondeterministic but correct answer is
+    kept for the parent to check rather than judged here."""
+    return all(a[n].tobytes() == b[n].tobytes() for n in a)
+
+
 @functools.lru_cache(maxsize=1)
 def _harness_ffi(module: str):
     """The harness's cffi declarations, pre-parsed by the judge (hpcab.harness.harness_ffi_module):
@@ -188,9 +202,11 @@ def _load(spec: dict, job: dict, pristine: dict):
 
 def run(jobdir: Path) -> int:
     job = json.loads((jobdir / "job.json").read_text())
+    sets = job["input_sets"]               # timed calls rotate over sets 0..K-1; set K is the warm-up's
     with np.load(jobdir / "inputs.npz") as data:
-        pristine = {k: data[k] for k in data.files}
-    poisons = {n: poison(pristine[n].dtype, pristine[n].shape) for n in job["poisoned"]}
+        pristine = [{k.split("/", 1)[1]: data[k] for k in data.files if k.startswith(f"set{i}/")}
+                    for i in range(sets + 1)]
+    poisons = {n: poison(pristine[0][n].dtype, pristine[0][n].shape) for n in job["poisoned"]}
     where = Where(jobdir / "where")
 
     targets = []                 # (index in the job, spec, target)
@@ -198,7 +214,7 @@ def run(jobdir: Path) -> int:
     for index, spec in enumerate(job["targets"]):
         where.set(Where.LOADING, index)
         try:
-            targets.append((index, spec, _load(spec, job, pristine)))
+            targets.append((index, spec, _load(spec, job, pristine[0])))
         except Exception as exc:
             if spec.get("optional"):
                 target_errors[spec["name"]] = str(exc) if isinstance(exc, LoadError) else _brief(exc)
@@ -209,18 +225,61 @@ def run(jobdir: Path) -> int:
             raise
     where.set(0)
 
-    samples = {t.name: [] for _, _, t in targets}
-    snapshots: dict[str, np.ndarray] = {}
-    modified: dict[str, list[str]] = {t.name: [] for _, _, t in targets}
+    names = [t.name for _, _, t in targets]
+    samples: dict[str, list[int]] = {n: [] for n in names}
+    sample_sets: dict[str, list[int]] = {n: [] for n in names}    # the input set of each timed sample
+    snapshots: dict[str, np.ndarray] = {}     # "target/key/output": kept outputs, for the parent to check
+    kept: dict[str, dict[str, dict]] = {n: {} for n in names}     # target → key → outputs
+    modified: dict[str, list[str]] = {n: [] for n in names}
+    changed_after_return: dict[str, list[str]] = {n: [] for n in names}
+    returned: dict[str, dict[str, np.ndarray]] = {}   # an untrusted target's outputs as they were at return
+    budget = {"bytes": job["snapshot_bytes"], "dropped": 0}
 
-    def snapshot(t, tag):
+    def outputs_of(t) -> dict[str, np.ndarray]:
         if isinstance(t, PythonTarget):
             t.collect_returns()
-        for n in job["outputs"]:
-            snapshots[f"{t.name}/{tag}/{n}"] = t.buffers[n].copy()
-        for n in _modified_inputs(t, pristine, job):
+        return {n: t.buffers[n].copy() for n in job["outputs"]}
+
+    def keep(t, key: str, outs: dict[str, np.ndarray]) -> None:
+        size = sum(o.nbytes for o in outs.values())
+        if size > budget["bytes"]:
+            budget["dropped"] += 1
+            return
+        budget["bytes"] -= size
+        kept[t.name][key] = outs
+        for n, o in outs.items():
+            snapshots[f"{t.name}/{key}/{n}"] = o
+
+    def after_call(t, trusted: bool, s: int, timed_index: int | None) -> None:
+        """The instant the call returns: snapshot the outputs, check the inputs, and keep what
+        the parent must validate (each set's first answer, and any later answer that differs)."""
+        outs = outputs_of(t)
+        for n in _modified_inputs(t, pristine[s], job):
             if n not in modified[t.name]:
                 modified[t.name].append(n)
+        key = "warmup" if timed_index is None else f"set{s}"
+        if key not in kept[t.name]:
+            keep(t, key, outs)
+        elif not _same(outs, kept[t.name][key]):
+            keep(t, f"set{s}@{timed_index}", outs)
+        if trusted:
+            # The answer for this input set must not sit in memory while the candidate runs.
+            for n in job["outputs"]:
+                np.copyto(t.buffers[n], poisons[n] if n in poisons else pristine[s][n])
+            if isinstance(t, PythonTarget):
+                t.returned = None
+        else:
+            returned[t.name] = outs
+
+    def check_after_return(t) -> None:
+        """Outputs that changed since the call returned: work still being done after it."""
+        before = returned.pop(t.name, None)
+        if before is None:
+            return
+        now = {n: t.buffers[n] for n in before}
+        for n in before:
+            if n not in changed_after_return[t.name] and now[n].tobytes() != before[n].tobytes():
+                changed_after_return[t.name].append(n)
 
     def drop(index, spec, t, exc):
         """An optional target failed: report it, forget everything it produced, time the rest."""
@@ -228,48 +287,52 @@ def run(jobdir: Path) -> int:
         targets.remove((index, spec, t))
         for key in [k for k in snapshots if k.startswith(t.name + "/")]:
             del snapshots[key]
-        samples.pop(t.name, None)
-        modified.pop(t.name, None)
+        for d in (samples, sample_sets, modified, kept, changed_after_return, returned):
+            d.pop(t.name, None)
 
     warmup, min_reps, max_reps = job["warmup"], job["min_repetitions"], job["max_repetitions"]
     started = time.monotonic()
     rnd = 0
     while True:
+        timed_round = rnd >= warmup
+        s = (rnd - warmup) % sets if timed_round else sets
         order = list(targets) if rnd % 2 == 0 else targets[::-1]
         for index, spec, t in order:
+            trusted = spec.get("trusted", False)
             where.set(Where.CALLING, index)
             try:
-                _reset(t, pristine, poisons)
+                if not trusted:
+                    check_after_return(t)
+                _reset(t, pristine[s], poisons)
                 ns = t.call()
-                if rnd == 0:
-                    snapshot(t, "first")
+                after_call(t, trusted, s, len(samples[t.name]) if timed_round else None)
             except Exception as exc:
                 if not spec.get("optional"):
                     raise
                 drop(index, spec, t, exc)
                 continue
-            if rnd >= warmup:
+            if timed_round:
                 samples[t.name].append(ns)
+                sample_sets[t.name].append(s)
         where.set(0)
         rnd += 1
         timed = rnd - warmup
-        spent = max((sum(s) for s in samples.values()), default=0) / 1e9
+        spent = max((sum(v) for v in samples.values()), default=0) / 1e9
         if timed >= max_reps or (timed >= min_reps and (spent >= job["target_seconds"]
                                                         or time.monotonic() - started >= job["max_seconds"])):
             break
+    # A last look after a pause: a thread left writing after the last call shows here.
+    time.sleep(job["settle_seconds"])
     for index, spec, t in list(targets):
-        where.set(Where.CALLING, index)
-        try:
-            snapshot(t, "last")
-        except Exception as exc:
-            if not spec.get("optional"):
-                raise
-            drop(index, spec, t, exc)
+        if not spec.get("trusted", False):
+            check_after_return(t)
     where.set(0)
 
     np.savez(jobdir / "outputs.npz", **snapshots)
     (jobdir / "result.json").write_text(json.dumps({
-        "samples_ns": samples, "inputs_modified": modified, "rounds": rnd, "target_errors": target_errors,
+        "samples_ns": samples, "sample_sets": sample_sets, "inputs_modified": modified,
+        "changed_after_return": changed_after_return, "snapshots_dropped": budget["dropped"],
+        "rounds": rnd, "target_errors": target_errors,
     }))
     return 0
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
 from hpcab.build import Build, Candidate, build
-from hpcab.case import Case, make_inputs, run_oracle
+from hpcab.case import Case, input_set_cases, make_inputs, run_oracle
 from hpcab.check import Check, check_outputs
 from hpcab.environment import fingerprint
 from hpcab.harness import build_harness
@@ -36,7 +36,12 @@ CANDIDATE, NUMPY = "candidate", "numpy"
 # (the judge's slots make concurrent gradings time on disjoint cores, one at a time each).
 Slot = Callable[[], ContextManager[tuple[int, ...]]]
 # Worst first: the grade's status is the worst of its cases'.
-STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "ok")
+# implausible: correct, but faster than this machine allows or than its own first calls
+# (hpcab/roofline.py, _memoized): not scored until a person reviews it.
+STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "implausible", "ok")
+# A repeated input set answered this many times faster than its first timed call: memoized.
+MEMO_RATIO = 4.0
+MEMO_MIN_NS = 20_000
 
 
 @attrs.frozen
@@ -102,8 +107,9 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, interleaved in one child. Inputs, the
     oracle and the checks run outside the measurement slot; only the child runs inside it."""
-    inputs = make_inputs(kernel, case)
-    expected = run_oracle(kernel, case, inputs)
+    set_cases = input_set_cases(case, policy.input_sets)
+    inputs = [make_inputs(kernel, c) for c in set_cases]
+    expected = [run_oracle(kernel, c, values) for c, values in zip(set_cases, inputs)]
     waited = time.monotonic()
     with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
         waited = time.monotonic() - waited
@@ -113,10 +119,11 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
     return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited)
 
 
-def _run_targets(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], library: Path | None,
+def _run_targets(kernel: Kernel, case: Case, inputs: list[dict[str, np.ndarray]], library: Path | None,
                  harness: Path | None, policy: Policy, baseline: PreparedBaseline | None):
     """The measuring child's run(s): (run, the baseline target still in it or None, baseline error)."""
-    targets = ([Target(CANDIDATE, "c", library)] if library is not None else []) + [Target(NUMPY, "python")]
+    targets = ([Target(CANDIDATE, "c", library)] if library is not None else []) + [
+        Target(NUMPY, "python", trusted=True)]
     extra = baseline.target if baseline is not None else None
     base_error = ""
     if extra is None:
@@ -138,7 +145,7 @@ def _run_targets(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], libr
     return run, extra, base_error
 
 
-def _judge_run(kernel: Kernel, case: Case, expected: dict[str, np.ndarray], library: Path | None,
+def _judge_run(kernel: Kernel, case: Case, expected: list[dict[str, np.ndarray]], library: Path | None,
                baseline: PreparedBaseline | None, run, extra: Target | None, base_error: str) -> CaseResult:
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
@@ -166,14 +173,26 @@ def _judge_run(kernel: Kernel, case: Case, expected: dict[str, np.ndarray], libr
     modified = run.inputs_modified.get(CANDIDATE, [])
     if modified:
         return result("incorrect", f"modified read-only input(s) {', '.join(modified)}")
-    # The first call and the last timed call are both validated: a candidate that is right
-    # only once (or only after warming up) fails.
-    checks = [check_outputs(kernel, run.outputs[CANDIDATE][snap], expected) for snap in ("first", "last")]
-    failed = next((c for c in checks if not c.correct), None)
+    late = run.changed_after_return.get(CANDIDATE, [])
+    if late:
+        return result("incorrect", f"output(s) {', '.join(late)} changed after the call had returned "
+                                   f"(work left running past the timer)")
+    # Every answer the child kept is validated: the warm-up's, each input set's first timed
+    # answer and every later one that differed from it.
     timing = summarize(samples[CANDIDATE])
-    if failed:
-        return result("incorrect", failed.message, failed, timing)
+    checks = []
+    for key, outs in run.outputs.get(CANDIDATE, {}).items():
+        check = check_outputs(kernel, outs, expected[_set_index(key, len(expected))])
+        if not check.correct:
+            return result("incorrect", f"{_describe_snapshot(key)}: {check.message}", check, timing)
+        checks.append(check)
+    if not checks:
+        return result("error", "the measuring child kept no output to check (outputs larger than the "
+                               "snapshot budget?)", None, timing)
     worst = max(checks, key=lambda c: c.normwise_err)
+    memo = _memoized(samples[CANDIDATE], run.sample_sets.get(CANDIDATE, []))
+    if memo:
+        return result("implausible", memo, worst, timing)
     sp_numpy = speedup(samples[NUMPY], samples[CANDIDATE])
     sp_baseline = None
     if baseline is not None and baseline.name == NUMPY:
@@ -183,17 +202,54 @@ def _judge_run(kernel: Kernel, case: Case, expected: dict[str, np.ndarray], libr
     return result("ok", "", worst, timing, sp_numpy, sp_baseline)
 
 
-def _check_baseline(kernel: Kernel, name: str, run, expected: dict[str, np.ndarray]) -> str:
-    """A generated or jitted baseline is validated like a candidate (its first round); a
-    wrong one is a judge bug, reported, and its time is not used."""
+def _memoized(samples: np.ndarray, sets: list[int]) -> str:
+    """Inputs are copied fresh before every call, so an honest kernel takes about as long on
+    an input set it has seen as on one it has not. A candidate that remembers answers is
+    slow the first time it meets each set and fast ever after."""
+    if len(sets) != len(samples) or len(set(sets)) < 2:
+        return ""
+    first: dict[int, int] = {}
+    for i, s in enumerate(sets):
+        first.setdefault(s, i)
+    seen_first = set(first.values())
+    firsts = np.array([samples[i] for i in seen_first], dtype=float)
+    rest = np.array([v for i, v in enumerate(samples) if i not in seen_first], dtype=float)
+    if len(rest) < len(firsts):
+        return ""
+    a, b = float(np.median(firsts)), float(np.median(rest))
+    if a >= MEMO_MIN_NS and a > MEMO_RATIO * b:
+        return (f"implausible: calls on an input set it had already seen took {b / 1e3:.3g} µs (median), "
+                f"{a / b:.0f}× less than its first call on each set ({a / 1e3:.3g} µs): answers remembered "
+                f"rather than computed? (not scored until reviewed)")
+    return ""
+
+
+def _set_index(snapshot: str, sets: int) -> int:
+    """The input set a kept answer belongs to: 'warmup' is the last set, 'set2@7' is set 2."""
+    return sets - 1 if snapshot == "warmup" else int(snapshot[3:].split("@")[0])
+
+
+def _describe_snapshot(snapshot: str) -> str:
+    if snapshot == "warmup":
+        return "the warm-up call"
+    i, _, n = snapshot[3:].partition("@")
+    return f"timed call {int(n) + 1} (input set {i})" if n else f"the first timed call on input set {i}"
+
+
+def _check_baseline(kernel: Kernel, name: str, run, expected: list[dict[str, np.ndarray]]) -> str:
+    """A generated or jitted baseline is validated like a candidate (its first answer on
+    each input set); a wrong one is a judge bug, reported, and its time is not used."""
     if name not in run.samples_ns or name not in run.outputs or not len(run.samples_ns[name]):
         return "the measuring child returned no result for it"
     modified = run.inputs_modified.get(name, [])
     if modified:
         return f"it modified read-only input(s) {', '.join(modified)}; its time is not used"
-    check = check_outputs(kernel, run.outputs[name]["first"], expected)
-    if not check.correct:
-        return f"its answer is wrong, so its time is not used: {check.message}"
+    for key, outs in run.outputs[name].items():
+        if "@" in key:
+            continue
+        check = check_outputs(kernel, outs, expected[_set_index(key, len(expected))])
+        if not check.correct:
+            return f"its answer is wrong, so its time is not used: {check.message}"
     return ""
 
 

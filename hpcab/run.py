@@ -40,6 +40,9 @@ class Policy:
     cpus: tuple[int, ...] | None = None
     memory_bytes: int = 8 << 30
     file_bytes: int = 4 << 30
+    input_sets: int = 3              # timed calls rotate over this many distinct input sets
+    settle_seconds: float = 0.02     # the pause before the last look at the candidate's outputs
+    snapshot_bytes: int = 256 << 20  # outputs kept for checking, at most (then later answers are dropped)
 
 
 def pinned(policy: Policy) -> Policy:
@@ -63,6 +66,7 @@ class Target:
     kind: str                 # c | python | numba
     library: Path | None = None
     optional: bool = False
+    trusted: bool = False     # the judge's own code (NumPy, a baseline): its answers are wiped after each call
 
 
 @attrs.frozen
@@ -70,7 +74,9 @@ class RunResult:
     status: str               # ok | crashed | timeout | error
     message: str
     samples_ns: dict[str, np.ndarray]
-    outputs: dict[str, dict[str, dict[str, np.ndarray]]]  # target -> snapshot (first|last) -> name -> array
+    # target -> snapshot -> name -> array; snapshots: "warmup", "set<i>" (the first timed
+    # answer on input set i), "set<i>@<n>" (timed call n's answer, where it differed)
+    outputs: dict[str, dict[str, dict[str, np.ndarray]]]
     inputs_modified: dict[str, list[str]]
     stderr_tail: str
     wall_seconds: float
@@ -79,6 +85,9 @@ class RunResult:
     # (None: between targets, e.g. starting up or writing results), and the phase.
     failed_target: str | None = None
     failed_phase: str = ""    # loading | calling | ""
+    sample_sets: dict[str, list[int]] = attrs.field(factory=dict)      # the input set of each timed sample
+    changed_after_return: dict[str, list[str]] = attrs.field(factory=dict)   # outputs written after return
+    snapshots_dropped: int = 0
 
 
 # prctl(PR_SET_PDEATHSIG, SIGKILL): the measuring child dies with the process that started
@@ -110,18 +119,25 @@ def _child_env(policy: Policy) -> dict[str, str]:
     return env
 
 
-def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets: list[Target],
-             harness: Path | None, policy: Policy = Policy(), workdir: Path | None = None) -> RunResult:
+def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray] | list[dict[str, np.ndarray]],
+             targets: list[Target], harness: Path | None, policy: Policy = Policy(),
+             workdir: Path | None = None) -> RunResult:
+    """inputs: the input sets (hpcab.case.input_sets: K for the timed calls, then the
+    warm-up's), or one set used for every call."""
     ps = params(kernel)
-    pristine = dict(inputs)
-    for r in kernel.returns:     # returned values travel as poisoned 1-element (or shaped) buffers
-        pristine[r.name] = poison(r.dtype, kernel.shape_of(r, case.sizes) or (1,))
+    sets = [inputs, inputs] if isinstance(inputs, dict) else list(inputs)
+    pristine = {}
+    for i, values in enumerate(sets):
+        for name, value in values.items():
+            pristine[f"set{i}/{name}"] = value
+        for r in kernel.returns:     # returned values travel as poisoned 1-element (or shaped) buffers
+            pristine[f"set{i}/{r.name}"] = poison(r.dtype, kernel.shape_of(r, case.sizes) or (1,))
     job = {
         "kernel": kernel.id,
         "harness": str(harness) if harness else None,
         "harness_ffi": str(harness_ffi_module()) if harness else None,
         "targets": [{"name": t.name, "kind": t.kind, "library": str(t.library) if t.library else None,
-                     "optional": t.optional, "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
+                     "optional": t.optional, "trusted": t.trusted, "symbol": kernel.name, "kernel_dir": str(kernel.directory.resolve()),
                      "corpus_root": str(kernel.corpus_root)}
                     for t in targets],
         "params": [{"name": p.name, "dtype": p.dtype, "pointer": p.pointer, "role": p.role} for p in ps],
@@ -130,6 +146,8 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray], targets:
         "outputs": list(kernel.outputs),
         "sizes": case.sizes,
         "workspace_bytes": kernel.workspace_size(case.sizes),
+        "input_sets": len(sets) - 1, "settle_seconds": policy.settle_seconds,
+        "snapshot_bytes": policy.snapshot_bytes,
         "warmup": policy.warmup, "min_repetitions": policy.min_repetitions,
         "max_repetitions": policy.max_repetitions, "target_seconds": policy.target_seconds,
         "max_seconds": policy.max_seconds,
@@ -202,7 +220,9 @@ def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
             outputs.setdefault(target, {}).setdefault(snap, {})[name] = data[key]
     samples = {k: np.asarray(v, dtype=np.int64) for k, v in result["samples_ns"].items()}
     return RunResult("ok", "", samples, outputs, result["inputs_modified"], stderr_tail, wall,
-                     result.get("target_errors", {}))
+                     result.get("target_errors", {}), sample_sets=result.get("sample_sets", {}),
+                     changed_after_return=result.get("changed_after_return", {}),
+                     snapshots_dropped=result.get("snapshots_dropped", 0))
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
