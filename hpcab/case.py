@@ -22,6 +22,7 @@ class Case:
     seed: int
     visibility: str = "public"   # public | hidden
     label: str = ""
+    scored: bool = True          # False: checked for correctness only (a tiny edge shape), not in the speedup
 
     def describe(self) -> str:
         dims = " ".join(f"{k}={v}" for k, v in self.sizes.items())

@@ -241,16 +241,19 @@ def _translate_report(args, out: Console) -> int:
 
 def cmd_lint(args, out: Console) -> int:
     from hpcab.corpus import load_corpus
+    from hpcab.gate import gate
     from hpcab.translate import lint
-    kernels = load_corpus().select(args.selector)
+    kernels = load_corpus(Path(args.corpus) if args.corpus else None).select(args.selector)
     dirty, total = [], 0
     for k in kernels:
         try:
-            diagnostics = lint(k)
+            diagnostics = [str(d) for d in lint(k)]
         except (ImportError, NotImplementedError) as exc:
             raise HpcabError(f"lint: the translator cannot lint yet: {type(exc).__name__}: {exc}") from None
+        # The corpus gate: a kernel whose grades could be passed without computing anything.
+        diagnostics += [f"{k.reference_path}: corpus gate: {problem}" for problem in gate(k)]
         for d in diagnostics:
-            out.print(str(d), markup=False, highlight=False)
+            out.print(d, markup=False, highlight=False)
         if diagnostics:
             dirty.append(k.name)
             total += len(diagnostics)
@@ -380,8 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--verbose", action="store_true", help="--report: say why each failed variant failed")
     s.set_defaults(func=cmd_translate)
 
-    s = sub.add_parser("lint", help="check that references are in the canonical NumPy subset the translator reads")
+    s = sub.add_parser("lint", help="check references: the canonical NumPy subset the translator reads, and the "
+                                     "corpus gate (zeros, constants or a replayed answer must not pass)")
     s.add_argument("selector", help="a kernel, 'all', or a selector (names, tracks, dwarfs, levels)")
+    s.add_argument("--corpus", help="the corpus folder (default: the project's corpus/)")
     s.set_defaults(func=cmd_lint)
 
     s = sub.add_parser("serve", help="run a judge: the HTTP grading service (docs/judge_api.md)")

@@ -297,10 +297,11 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
     durations["timed"] = sum(float(s.sum()) for r in results for s in r.samples_ns.values()) / 1e9
     durations["candidate_timed"] = sum(float(r.samples_ns[CANDIDATE].sum()) for r in results
                                        if CANDIDATE in r.samples_ns) / 1e9
-    overall = geometric_mean_speedup([r.speedup_numpy for r in results]) if status == "ok" else None
+    scored = [r for r in results if r.case.scored] or results
+    overall = geometric_mean_speedup([r.speedup_numpy for r in scored]) if status == "ok" else None
     over_baseline = None
-    if status == "ok" and results and all(r.speedup_baseline for r in results):
-        over_baseline = geometric_mean_speedup([r.speedup_baseline for r in results])
+    if status == "ok" and scored and all(r.speedup_baseline for r in scored):
+        over_baseline = geometric_mean_speedup([r.speedup_baseline for r in scored])
     errors = ([prepared.error] if prepared is not None and prepared.error else []) + [
         f"{r.case.label or r.case.describe()}: {r.baseline_error}" for r in results if r.baseline_error]
     name = baseline_name(kernel) if baseline else None

@@ -21,6 +21,7 @@ from pathlib import Path
 import attrs
 import numpy as np
 
+from hpcab import sandbox
 from hpcab.abi import params
 from hpcab.case import Case, poison
 from hpcab.harness import harness_ffi_module
@@ -29,7 +30,8 @@ from hpcab.kernel import Kernel
 
 @attrs.frozen
 class Policy:
-    """How the judge measures: repetitions, limits, threads and CPUs (recorded with each grade)."""
+    """How the judge measures: repetitions, limits, threads, CPUs and the sandbox (recorded
+    with each grade)."""
     warmup: int = 1
     min_repetitions: int = 5
     max_repetitions: int = 1000
@@ -40,15 +42,27 @@ class Policy:
     cpus: tuple[int, ...] | None = None
     memory_bytes: int = 8 << 30
     file_bytes: int = 4 << 30
+    # Sandboxed only: processes and threads the measuring child may hold at once, per thread
+    # granted (RLIMIT_NPROC = processes × threads; a fork bomb stops there).
+    processes: int = 64
+    open_files: int = 1024           # RLIMIT_NOFILE
+    # "bubblewrap" (hpcab.sandbox), "none", or "auto": bubblewrap where it can run, else
+    # none, made concrete by pinned() so that a grade records what it ran under. The judge
+    # (hpcab serve) asks for bubblewrap outright, or for none with --unsandboxed.
+    sandbox: str = sandbox.AUTO
     input_sets: int = 3              # timed calls rotate over this many distinct input sets
     settle_seconds: float = 0.02     # the pause before the last look at the candidate's outputs
     snapshot_bytes: int = 256 << 20  # outputs kept for checking, at most (then later answers are dropped)
 
 
 def pinned(policy: Policy) -> Policy:
-    """The policy with its CPU set made explicit: by default the last `threads` CPUs this
-    process may use (the judge's own work tends to land on the first), so a grade records
-    where it ran and repeated grades run on the same cores."""
+    """The policy made explicit: its CPU set (by default the last `threads` CPUs this
+    process may use: the judge's own work tends to land on the first), so a grade records
+    where it ran and repeated grades run on the same cores; and its sandbox ("auto"
+    resolved)."""
+    mode = sandbox.resolve(policy.sandbox)
+    if mode != policy.sandbox:
+        policy = attrs.evolve(policy, sandbox=mode)
     if policy.cpus:
         return policy
     allowed = sorted(os.sched_getaffinity(0))

@@ -5,56 +5,43 @@ import numpy as np
 import pytest
 
 from hpcab import expr
-from hpcab.case import make_inputs, preset_case, run_oracle
+from hpcab.case import make_inputs, preset_case, reference_args, run_oracle
 from hpcab.check import check_outputs
+from hpcab.cli import main as cli_main
 from hpcab.corpus import load_corpus
+from hpcab.gate import gate
 
 KERNELS = load_corpus().kernels
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=[k.name for k in KERNELS])
 def test_reference_at_preset_s(kernel):
-    case = preset_case(kernel, "S", seed=11)
-    inputs = make_inputs(kernel, case)
-    again = make_inputs(kernel, case)
-    for name, value in inputs.items():
-        assert np.array_equal(value, again[name], equal_nan=True), f"{name}: inputs not deterministic"
-    other = make_inputs(kernel, preset_case(kernel, "S", seed=12))
-    assert any(not np.array_equal(v, other[n]) for n, v in inputs.items()
-               if v.ndim and kernel.arrays and n in {a.name for a in kernel.arrays if a.intent != "out"}), \
-        "a different seed must give different inputs"
+    assert gate(kernel) == []
 
-    pristine = {n: v.copy() for n, v in inputs.items()}
-    expected = run_oracle(kernel, case, inputs)
-    for a in kernel.arrays:
-        if a.intent == "in":
-            assert np.array_equal(inputs[a.name], pristine[a.name], equal_nan=True)
 
-    for name, out in expected.items():
-        if out.dtype.kind in "fc":
-            assert np.all(np.isfinite(out)), f"{name}: the reference leaves non-finite values (unwritten poison?)"
-    assert check_outputs(kernel, expected, expected).correct
+def _break(kdir, name, body):
+    """Replace the kernel function of a copied kernel's reference."""
+    ref = kdir / f"{name}_numpy.py"
+    text = ref.read_text()
+    head = text[:text.index(f"def {name}(")]
+    ref.write_text(head + body)
 
-    # A replayed answer (the output of another input) must fail, too.
-    other_expected = run_oracle(kernel, preset_case(kernel, "S", seed=12))
-    assert not check_outputs(kernel, other_expected, expected).correct, "another seed's answer would pass"
 
-    for fill in ("zeros", "constant"):
-        if fill == "constant" and all(out.size == 1 for out in expected.values()):
-            continue   # a single value is its own best constant; the replay check above covers it
-        fake = {}
-        for name, out in expected.items():
-            if fill == "zeros":
-                fake[name] = np.zeros_like(out)
-            else:
-                # the most common value (integers) or the mean (floats): the best constant guess
-                if out.dtype.kind in "fc":
-                    fake[name] = np.full_like(out, out.mean())
-                else:
-                    vals, counts = np.unique(out, return_counts=True)
-                    fake[name] = np.full_like(out, vals[np.argmax(counts)])
-        verdict = check_outputs(kernel, fake, expected)
-        assert not verdict.correct, f"a candidate writing {fill} would pass"
+def test_lint_rejects_a_kernel_whose_zero_output_passes(kernel_copy, capsys):
+    kdir = kernel_copy("gemm")
+    _break(kdir, "gemm", "def gemm(A, B, C, alpha, beta, NI, NJ, NK):\n    C[...] = 0.0 * (A @ B)\n")
+    k = load_corpus(kdir.parents[2]).get("gemm")
+    problems = gate(k)
+    assert "an all-zeros output passes the check" in problems
+    assert cli_main(["lint", "gemm", "--corpus", str(kdir.parents[2])]) == 1
+    assert "all-zeros output passes" in capsys.readouterr().out
+
+
+def test_lint_rejects_a_kernel_whose_output_ignores_its_inputs(kernel_copy):
+    kdir = kernel_copy("gemm")
+    _break(kdir, "gemm", "def gemm(A, B, C, alpha, beta, NI, NJ, NK):\n    C[...] = np.arange(NI * NJ).reshape(NI, NJ)\n")
+    problems = gate(load_corpus(kdir.parents[2]).get("gemm"))
+    assert any("do not depend on the inputs" in p for p in problems)
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=[k.name for k in KERNELS])
@@ -63,3 +50,38 @@ def test_presets_grow(kernel):
         sizes = kernel.presets[preset]
         return sum(int(np.prod([expr.evaluate(d, sizes) for d in a.shape]) or 1) for a in kernel.buffer_specs())
     assert volume("S") <= volume("M") <= volume("L")
+
+
+LOWER = {"float64": np.float32, "float32": np.float16, "complex128": np.complex64}
+
+
+# A known gap, stated in docs/threat_model.md: s311_sum's tolerance (5e-4, written for the
+# reduction order of up to 16M float32 terms) also admits float32 sums of inputs rounded to
+# float16 (error ~3e-4); a float16 accumulator fails it by far.
+LOWER_PRECISION_PASSES = {"s311_sum"}
+
+
+@pytest.mark.parametrize("kernel", [pytest.param(k, marks=pytest.mark.xfail(
+    strict=True, reason="its tolerance admits float16-rounded inputs")) if k.name in LOWER_PRECISION_PASSES
+    else k for k in KERNELS], ids=[k.name for k in KERNELS])
+def test_lower_precision_arithmetic_fails_the_check(kernel):
+    """A candidate that silently computes in a lower precision (float32 for a float64
+    kernel, float16 for a float32 one) fails: the reference run on inputs rounded to the
+    lower precision and computed in it gives an answer the tolerance rejects."""
+    floats = {a.dtype for a in kernel.arrays if a.intent != "out"} & set(LOWER)
+    if not floats or kernel.precision == "exact":
+        pytest.skip("no floating-point inputs: nothing to lower")
+    case = preset_case(kernel, "S", seed=3)
+    inputs = make_inputs(kernel, case)
+    expected = run_oracle(kernel, case, inputs)
+    lowered = {}
+    for name, value in inputs.items():
+        low = LOWER.get(value.dtype.name)
+        lowered[name] = value.astype(low) if low is not None else value
+    returned = kernel.reference().function(*reference_args(kernel, lowered, case.sizes))
+    got = {a.name: lowered[a.name] for a in kernel.arrays if a.is_output}
+    items = returned if len(kernel.returns) > 1 else (returned,)
+    for r, v in zip(kernel.returns, items):
+        got[r.name] = np.asarray(v).reshape(expected[r.name].shape)
+    got = {n: np.asarray(v).astype(expected[n].dtype) for n, v in got.items()}
+    assert not check_outputs(kernel, got, expected).correct, "lower-precision arithmetic would pass"
