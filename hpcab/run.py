@@ -110,7 +110,19 @@ _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
 
+def process_limit(policy: Policy) -> int:
+    """RLIMIT_NPROC of a sandboxed run: its processes and threads (under a root judge, those
+    of every concurrent sandboxed run, which share uid 65534)."""
+    return max(policy.processes, 1) * max(policy.threads, 1)
+
+
 def _limits(policy: Policy, timeout: float):
+    # RLIMIT_NPROC is set here only for a sandboxed run under a root judge: bwrap (root, so
+    # exempt) then drops to the sandbox's uid, whose processes the limit counts; root's
+    # would not be limited at all. Not root, hpcab.sandbox sets it inside the sandbox's user
+    # namespace: set here, it would count every process of the user running the judge.
+    nproc = process_limit(policy) if policy.sandbox == "bubblewrap" and sandbox.privileged() else None
+
     def apply():
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -118,16 +130,26 @@ def _limits(policy: Policy, timeout: float):
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
         resource.setrlimit(resource.RLIMIT_AS, (policy.memory_bytes, policy.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (policy.file_bytes, policy.file_bytes))
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        files = policy.open_files if hard == resource.RLIM_INFINITY else min(policy.open_files, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+        if nproc is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     return apply
 
 
 def _child_env(policy: Policy) -> dict[str, str]:
+    """The measuring child's environment; sandboxed, all of it (bwrap --clearenv)."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "LD_LIBRARY_PATH", "PYTHONPATH", "HPCAB_ROOT",
             "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
     env = {k: v for k, v in os.environ.items() if k in keep}
     threads = str(policy.threads)
     env.update(OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
                NUMBA_NUM_THREADS=threads, OMP_PROC_BIND="true", PYTHONDONTWRITEBYTECODE="1")
+    if policy.sandbox == "bubblewrap":
+        # The judge's home, temporary folder and project root are not in the sandbox.
+        env.update(HOME="/tmp", TMPDIR="/tmp")
+        env.pop("HPCAB_ROOT", None)
     if policy.cpus:
         env["HPCAB_CPUS"] = ",".join(map(str, policy.cpus))
     return env
@@ -195,12 +217,34 @@ def _where(jobdir: Path, names: list[str]) -> tuple[str | None, str]:
     return names[data[1]], PHASES[data[0]]
 
 
+def _sandboxed(argv: list[str], jobdir: Path, policy: Policy, env: dict[str, str]) -> list[str]:
+    """argv wrapped in bubblewrap (hpcab.sandbox). Read-only: the files job.json names (the
+    candidate's, the harness's and the baseline's libraries, the harness's cffi module;
+    never the whole build cache, which holds other agents' code) and the kernel's folder
+    (the NumPy reference). Read-write: the job folder."""
+    job = json.loads((jobdir / "job.json").read_text())
+    files = [Path(job[k]) for k in ("harness", "harness_ffi") if job.get(k)]
+    files += [Path(t["library"]) for t in job["targets"] if t.get("library")]
+    folders = sorted({Path(t["kernel_dir"]) for t in job["targets"] if t.get("kernel_dir")})
+    bound = [p for p in files + folders if p.exists()]
+    sandbox.ensure_readable(bound)
+    sandbox.prepare_writable(jobdir)
+    binds = [sandbox.Bind(p, p) for p in bound] + [sandbox.Bind(jobdir, jobdir, writable=True)]
+    return sandbox.command(argv, binds=binds, env=env, cwd=str(jobdir), processes=process_limit(policy))
+
+
 def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
     started = time.monotonic()
     timeout = policy.timeout_seconds
+    policy = attrs.evolve(policy, sandbox=sandbox.resolve(policy.sandbox))
+    jobdir = Path(jobdir).resolve()
+    argv, env = [sys.executable, "-m", "hpcab.child", str(jobdir)], _child_env(policy)
+    if policy.sandbox == "bubblewrap":
+        sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
+        argv = _sandboxed(argv, jobdir, policy, env)
     with open(jobdir / "stderr.txt", "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "hpcab.child", str(jobdir)], cwd=jobdir,
-                                stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=_child_env(policy),
+        proc = subprocess.Popen(argv, cwd=jobdir,
+                                stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env,
                                 preexec_fn=_limits(policy, timeout), start_new_session=True)
         try:
             rc = proc.wait(timeout=timeout)
