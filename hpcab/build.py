@@ -1,8 +1,15 @@
 """Build: candidate source → shared library through a named flag set, content-addressed and cached.
 
 A compile error is a result (ok=False with the compiler's diagnostics), never an exception.
-The cache key covers the source, language, compiler, its installed version and the exact
-command line, so a resubmission of the same bytes never recompiles.
+The cache key covers the source, language, compiler, its installed version, the exact
+command line and the sandbox, so a resubmission of the same bytes never recompiles.
+
+Sandboxed (hpcab.sandbox, the default where bubblewrap runs), the compiler sees only the
+system's toolchain, read-only, and a private build folder, read-write, at /build: no
+network, no home, nothing of the cache's other entries, so a source that #includes a file
+outside (another agent's code, the judge's secret) is a compile error. The sandbox is in
+the key: a source compiled without it (and able to read anything) is never served to a
+sandboxed build from the cache.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from pathlib import Path
 
 import attrs
 
+from hpcab import sandbox as _sandbox
 from hpcab.errors import InputError
 from hpcab.paths import cache_dir
 from hpcab.toolchain import Toolchains
@@ -27,6 +35,8 @@ LANGUAGE_SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f9
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_DIAGNOSTICS = 20_000
 COMPILE_TIMEOUT_S = 300
+BUILD_DIR = "/build"              # the private build folder, inside the sandbox
+COMPILE_PROCESSES = 64            # RLIMIT_NPROC of a sandboxed compile
 
 
 @attrs.frozen
@@ -79,7 +89,10 @@ def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
 
 
 def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = None,
-          cache_root: Path | None = None) -> Build:
+          cache_root: Path | None = None, sandbox: str = _sandbox.AUTO) -> Build:
+    """sandbox: "bubblewrap", "none", or "auto" (bubblewrap where it can run): a Policy's
+    sandbox setting."""
+    mode = _sandbox.resolve(sandbox)
     compiler = toolchains.compiler(candidate.compiler or candidate.language)
     if compiler.language != candidate.language:
         raise InputError("candidate", "compiler", f"{compiler.name} compiles {compiler.language}, "
@@ -90,7 +103,7 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     command = toolchains.compile_command(compiler, flags, Path(source_name), Path("candidate.so"))
     key = hashlib.sha256(json.dumps({
         "source": candidate.sha256, "language": candidate.language, "compiler": compiler.name,
-        "version": version, "command": command,
+        "version": version, "command": command, "sandbox": mode,
     }, sort_keys=True).encode()).hexdigest()
 
     root = Path(cache_root) if cache_root else cache_dir() / "builds"
@@ -110,7 +123,7 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
         if version == "missing":
             ok, diagnostics = False, f"compiler {compiler.command!r} is not installed on this judge"
         else:
-            ok, diagnostics = _compile(command, scratch)
+            ok, diagnostics = _compile(command, scratch, mode == "bubblewrap")
         ok = ok and (scratch / "candidate.so").is_file()
         (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
         final.parent.mkdir(parents=True, exist_ok=True)
@@ -125,14 +138,42 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
                  compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started)
 
 
-def _compile(command: list[str], cwd: Path) -> tuple[bool, str]:
-    """Run the compiler in a private scratch folder; its output is the diagnostics."""
+def _compile(command: list[str], cwd: Path, sandboxed: bool = False) -> tuple[bool, str]:
+    """Run the compiler in a private scratch folder; its output is the diagnostics.
+    Sandboxed, the scratch folder is all it sees of the cache, at BUILD_DIR."""
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR", "LD_LIBRARY_PATH")}
     env["LC_ALL"] = "C"
+    argv = command
+    if sandboxed:
+        _sandbox.require()        # the judge's problem, not the candidate's: raise, never cache it
+        env.update(HOME="/tmp", TMPDIR="/tmp")
+        binds = [_sandbox.Bind(cwd, Path(BUILD_DIR), writable=True)] + _sandbox.tool_binds([command[0]])
+        argv = _sandbox.command(command, binds=binds, env=env, cwd=BUILD_DIR, processes=COMPILE_PROCESSES,
+                               python=False)
+        _sandbox.prepare_writable(cwd)
     try:
-        proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env,
-                              timeout=COMPILE_TIMEOUT_S, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=COMPILE_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL, preexec_fn=_compile_limits(sandboxed))
     except subprocess.TimeoutExpired:
         return False, f"compilation took longer than {COMPILE_TIMEOUT_S} s"
+    finally:
+        if sandboxed:
+            _sandbox.reclaim(cwd)
     diagnostics = (proc.stdout + proc.stderr)[-MAX_DIAGNOSTICS:]
     return proc.returncode == 0, diagnostics
+
+
+def _compile_limits(sandboxed: bool):
+    """The compiler dies with its caller; sandboxed under a root judge, it gets RLIMIT_NPROC
+    (see hpcab.run._limits: not root, the sandbox sets it inside)."""
+    nproc = COMPILE_PROCESSES if sandboxed and _sandbox.privileged() else None
+
+    def apply():
+        import ctypes
+        import resource
+        import signal
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)      # PR_SET_PDEATHSIG
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if nproc is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    return apply

@@ -280,8 +280,12 @@ def cmd_serve(args, out: Console) -> int:
                          tokens=Path(args.tokens) if args.tokens else None, workers=args.workers, queue=args.queue,
                          slots=slots, threads=args.threads, presets=presets, hidden_presets=hidden,
                          target_seconds=args.target_seconds, timeout_seconds=args.timeout,
-                         secret_file=Path(args.secret_file) if args.secret_file else None)
+                         secret_file=Path(args.secret_file) if args.secret_file else None,
+                         sandbox="none" if args.unsandboxed else "bubblewrap")
     configure_logging(Path(args.log) if args.log else None)
+    if args.unsandboxed:
+        Console(stderr=True).print("[bold yellow]warning:[/bold yellow] --unsandboxed: candidates compile and run "
+                                   "without the bubblewrap sandbox", markup=True, highlight=False)
     return serve(config, args.host, args.port, args.max_body, Path(args.url_file) if args.url_file else None,
                  announce=lambda msg: print(msg, flush=True))
 
@@ -411,6 +415,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-body", type=int, default=8 << 20, help="largest request body in bytes (default 8 MiB)")
     s.add_argument("--url-file", help="write the judge's URL to this file once it is ready")
     s.add_argument("--log", help="append the request log here instead of stderr")
+    s.add_argument("--unsandboxed", action="store_true",
+                   help="grade without the bubblewrap sandbox (no isolation of candidates from the judge, its "
+                        "files and the network; each grade records sandbox \"none\"). Without it the judge "
+                        "refuses to start where bubblewrap cannot run")
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("submit", help="send a candidate to a judge: graded and recorded (or --score: public only)")

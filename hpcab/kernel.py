@@ -68,6 +68,18 @@ class Tolerance:
     reason: str = ""
 
 
+@attrs.frozen
+class Roofline:
+    """Lower bounds on the work any correct implementation does (expressions over the size
+    symbols): floating-point operations, and bytes moved between memory and the cores. The
+    plausibility check (hpcab/roofline.py) turns them into a time no honest run can beat."""
+    flops: str | int
+    bytes: str | int
+
+    def evaluate(self, sizes: dict[str, int]) -> tuple[int, int]:
+        return int(expr.evaluate(self.flops, sizes)), int(expr.evaluate(self.bytes, sizes))
+
+
 @attrs.frozen(eq=False)   # identity: a corpus loads each kernel once
 class Kernel:
     id: str                      # track/[dwarf/]name
@@ -90,6 +102,7 @@ class Kernel:
     tsvc: dict | None
     scale: str | None
     tags: tuple[str, ...]
+    roofline: Roofline | None = None
 
     @property
     def corpus_root(self) -> Path:
@@ -188,6 +201,7 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
         tsvc=doc.get("tsvc"),
         scale=doc.get("scale"),
         tags=tuple(doc.get("tags", ())),
+        roofline=Roofline(doc["roofline"]["flops"], doc["roofline"]["bytes"]) if "roofline" in doc else None,
     )
     if check:
         _check_semantics(kernel, source)
@@ -238,6 +252,9 @@ def _check_semantics(k: Kernel, source: str) -> None:
     for i, c in enumerate(k.constraints):
         check_expr(c, f"constraints[{i}]")
     check_expr(k.workspace_bytes, "workspace_bytes")
+    if k.roofline is not None:
+        check_expr(k.roofline.flops, "roofline.flops")
+        check_expr(k.roofline.bytes, "roofline.bytes")
 
     for preset, sizes in k.presets.items():
         field = f"presets.{preset}"
@@ -254,6 +271,12 @@ def _check_semantics(k: Kernel, source: str) -> None:
             for d, dim in enumerate(a.shape):
                 if expr.evaluate(dim, sizes) < 0:
                     raise InputError(source, field, f"gives {a.name} a negative extent (dimension {d}: {dim})")
+        if k.roofline is not None:
+            for what in ("flops", "bytes"):
+                value = expr.evaluate(getattr(k.roofline, what), sizes)
+                if isinstance(value, bool) or value < 0:
+                    raise InputError(source, field, f"gives roofline.{what} the value {value!r}; "
+                                                    "expected a non-negative integer")
 
     if not any(a.is_output for a in k.arrays) and not k.returns:
         raise InputError(source, "arrays", "no output: at least one array must be out/inout, or a value returned")

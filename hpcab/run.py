@@ -111,8 +111,7 @@ _PR_SET_PDEATHSIG = 1
 
 
 def process_limit(policy: Policy) -> int:
-    """RLIMIT_NPROC of a sandboxed run: its processes and threads (under a root judge, those
-    of every concurrent sandboxed run, which share uid 65534)."""
+    """RLIMIT_NPROC of a sandboxed run: the processes and threads its user may hold."""
     return max(policy.processes, 1) * max(policy.threads, 1)
 
 
@@ -252,6 +251,8 @@ def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
             _kill_group(proc)
             rc = None
     wall = time.monotonic() - started
+    if policy.sandbox == "bubblewrap":
+        sandbox.reclaim(jobdir)
     stderr_tail = (jobdir / "stderr.txt").read_bytes()[-4000:].decode(errors="replace")
     failed_target, failed_phase = _where(jobdir, names)
     empty = RunResult("", "", {}, {}, {}, stderr_tail, wall, {}, failed_target, failed_phase)

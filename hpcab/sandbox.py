@@ -13,13 +13,18 @@ Two ways of running, by who runs the judge:
 
 - as root (the judge's images, CI): bwrap runs privileged (no user namespace needed, so it
   can bind paths that only root can reach, such as a Python under /root), and the command
-  is started through `setpriv` as uid/gid 65534 (nobody) with no supplementary groups, no
-  capabilities and no_new_privs. The caller sets RLIMIT_NPROC before bwrap starts
-  (bwrap, still root, is exempt): it really limits the sandboxed user's processes, which
-  root's would not be. All sandboxes share that uid, so the limit counts the processes and
-  threads of every concurrent run (hpcab.run scales it with the threads granted).
-  The caller makes its read-write folders usable by that uid (`prepare_writable`) and
-  checks that the files it binds are readable by it (`ensure_readable`).
+  is started through `setpriv` as an unprivileged uid and gid with no supplementary
+  groups, no capabilities and no_new_privs. The caller sets RLIMIT_NPROC before bwrap
+  starts (bwrap, still root, is exempt): it really limits the sandboxed user's processes
+  and threads, which root's would not be (root ignores RLIMIT_NPROC).
+  That uid is not nobody (65534) but one of its own for each process that starts
+  sandboxes (`sandbox_uid()`: UID_BASE + pid, outside the ranges distributions, systemd
+  and container engines hand out): RLIMIT_NPROC counts every process of a uid, so with
+  one shared uid a fork bomb held at the limit would make a concurrent grading of another
+  agent (or its compile) fail to start a thread. Such a process runs one sandbox at a
+  time, and a sandbox leaves no process behind (its pid namespace ends with it).
+  The caller makes its read-write folders that uid's (`prepare_writable`, and `reclaim`
+  after) and checks that the files it binds are world-readable (`ensure_readable`).
 - as any other user: bwrap makes a user namespace (Debian allows unprivileged ones) in
   which the command keeps the caller's uid with no capabilities, may not make further user
   namespaces, and `prlimit` sets RLIMIT_NPROC inside it (there, the kernel counts only the
@@ -46,7 +51,10 @@ import attrs
 MODES = ("bubblewrap", "none")
 AUTO = "auto"                 # a Policy's default: bubblewrap where available, else none
 BWRAP_ENV = "HPCAB_BWRAP"
-SANDBOX_UID = SANDBOX_GID = 65534          # nobody / nogroup: who runs sandboxed work under a root judge
+# Under a root judge, sandboxed work runs as UID_BASE + the starting process's pid (uid and
+# gid): above the ranges of regular, system, systemd-dynamic and container users (those
+# reach 1879048191), below 2**31 (some tools mishandle larger ids); pids stay below 2**22.
+UID_BASE = 1_900_000_000
 TMP_BYTES = 512 << 20                      # the private /tmp (a tmpfs, i.e. memory)
 HOSTNAME = "hpcab-sandbox"
 PROBE_TIMEOUT_S = 20
@@ -84,12 +92,13 @@ def bwrap_path() -> str | None:
 
 
 def privileged() -> bool:
-    """Root runs bwrap privileged and drops to SANDBOX_UID; anyone else uses a user namespace."""
+    """Root runs bwrap privileged and drops to sandbox_uid(); anyone else uses a user namespace."""
     return os.geteuid() == 0
 
 
 def sandbox_uid() -> int:
-    return SANDBOX_UID if privileged() else os.getuid()
+    """Who the sandboxed command runs as (its gid is the same number, root or not)."""
+    return UID_BASE + os.getpid() if privileged() else os.getuid()
 
 
 def available() -> tuple[bool, str]:
@@ -224,8 +233,18 @@ def command(argv: Sequence[str], *, binds: Iterable[Bind], env: Mapping[str, str
             args += ["--dev-bind", str(dev), str(dev)]
     args += ["--perms", "1777", "--size", str(int(tmp_bytes)), "--tmpfs", "/tmp"]
     every = (python_binds() if python else []) + list(binds)
+    mounted = [Path(d) for d in SYSTEM_DIRS + SOFTWARE_TREES]
+    made: set[Path] = {Path("/"), Path("/tmp")}
     for b in _ordered(every):
+        # bwrap makes the folders above a mount point private (mode 700) when it runs as
+        # root: make them traversable, or the sandbox's user could not reach what is bound.
+        for a in reversed(b.dest.parents):
+            if a in made or any(a == m or _under(a, m) for m in mounted):
+                continue
+            args += ["--perms", "0755", "--dir", str(a)]
+            made.add(a)
         args += ["--bind" if b.writable else "--ro-bind", str(b.source), str(b.dest)]
+        mounted.append(b.dest)
     args += ["--remount-ro", "/", "--clearenv"]
     for k, v in env.items():
         args += ["--setenv", k, v]
@@ -234,7 +253,8 @@ def command(argv: Sequence[str], *, binds: Iterable[Bind], env: Mapping[str, str
         setpriv = _tool("setpriv")
         if setpriv is None:
             raise SandboxError("setpriv (util-linux) is not installed under /usr")
-        args += [setpriv, f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_GID}", "--clear-groups",
+        uid = sandbox_uid()
+        args += [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                  "--inh-caps=-all", "--bounding-set=-all", "--"]
     elif processes is not None:
         prlimit = _tool("prlimit")
@@ -269,31 +289,32 @@ def _under(path: Path, parent: Path) -> bool:
 
 def prepare_writable(folder: Path) -> None:
     """Make a read-write folder (and what is in it) the sandbox user's, when that user is
-    not us (a root judge: uid 65534)."""
-    if not privileged():
-        return
-    uid, gid = SANDBOX_UID, SANDBOX_GID
-    os.chown(folder, uid, gid)
-    for dirpath, dirnames, filenames in os.walk(folder):
-        for name in dirnames + filenames:
-            os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+    not us (under a root judge)."""
+    if privileged():
+        _chown_tree(folder, sandbox_uid(), sandbox_uid())
 
 
 def reclaim(folder: Path) -> None:
-    """Give a folder the sandbox user wrote back to us (before it is published or read)."""
-    if not privileged():
-        return
-    uid, gid = os.getuid(), os.getgid()
-    os.chown(folder, uid, gid)
+    """Take back a folder prepare_writable gave away (before it is published or read)."""
+    if privileged():
+        _chown_tree(folder, os.getuid(), os.getgid())
+
+
+def _chown_tree(folder: Path, uid: int, gid: int) -> None:
+    os.chown(folder, uid, gid, follow_symlinks=False)
     for dirpath, dirnames, filenames in os.walk(folder):
         for name in dirnames + filenames:
-            os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+            try:
+                os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+            except FileNotFoundError:
+                pass
 
 
 def ensure_readable(paths: Iterable[Path]) -> None:
-    """Each bound file or folder must be readable by the sandbox user. One of ours that is
-    not (a file made by mkstemp: mode 600) is made world-readable (these are the judge's
-    own build products, never secrets); anything else is a SandboxError."""
+    """Each bound file or folder must be readable by the sandbox's user, i.e. by anyone
+    (under a root judge, that user owns nothing). One of ours that is not (a file made by
+    mkstemp: mode 600) is made so: these are the judge's own build products and the
+    corpus, never secrets. Anything else is a SandboxError."""
     if not privileged():
         return
     for p in paths:
@@ -302,7 +323,7 @@ def ensure_readable(paths: Iterable[Path]) -> None:
         if st.st_mode & need == need:
             continue
         if st.st_uid == os.geteuid():
-            os.chmod(p, stat.S_IMODE(st.st_mode) | need | (need << 3))
+            os.chmod(p, stat.S_IMODE(st.st_mode) | need)
             continue
-        raise SandboxError(f"{p} is not readable by the sandbox's user (uid {SANDBOX_UID}): mode "
-                           f"{stat.S_IMODE(st.st_mode):o}, owner uid {st.st_uid}")
+        raise SandboxError(f"{p} is not readable by the sandbox's user: mode {stat.S_IMODE(st.st_mode):o}, "
+                           f"owner uid {st.st_uid}")

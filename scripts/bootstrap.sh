@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-for pair in gcc:gcc g++:g++ gfortran:gfortran; do
+# command:package. bwrap (bubblewrap) is the sandbox candidates compile and run in; setpriv
+# and prlimit (util-linux) start the sandboxed command as an unprivileged user with its limits.
+for pair in gcc:gcc g++:g++ gfortran:gfortran bwrap:bubblewrap setpriv:util-linux prlimit:util-linux; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)

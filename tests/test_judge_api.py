@@ -235,7 +235,7 @@ def test_task_gives_the_exact_prototype_reference_cases_and_goal(judge, corpus):
     assert t["prototype"] == show_abi(k, "c")
     assert t["reference"] == k.reference_path.read_text() and t["reference_file"] == k.reference_path.name
     assert t["public_cases"] == [{"label": "S", "sizes": dict(k.presets["S"]), "seed": 0}]
-    assert t["hidden_cases"] == 1
+    assert t["hidden_cases"] == 2          # the preset-sized case and an edge shape
     tol = tolerance_for(k)
     assert t["precision"] == k.precision
     assert t["tolerance"] == {"rtol": tol.rtol, "atol": tol.atol, "normwise": tol.normwise}
@@ -337,7 +337,7 @@ def test_submit_is_recorded_with_hidden_cases_redacted_and_is_idempotent(judge, 
     public = [case for case in doc["cases"] if case["visibility"] == "public"]
     hidden = [case for case in doc["cases"] if case["visibility"] == "hidden"]
     assert [case["sizes"] for case in public] == [dict(k.presets["S"])]
-    assert len(hidden) == 1
+    assert [c["label"] for c in hidden] == ["hidden-S1", "hidden-S-edge"]
     for case in hidden:
         assert case["sizes"] is None and case["seed"] is None           # the agent is not told
         assert case["status"] == "ok" and case["median_ns"] > 0
@@ -350,10 +350,13 @@ def test_submit_is_recorded_with_hidden_cases_redacted_and_is_idempotent(judge, 
         judge.db, "SELECT state, agent, judge_rank, grade_id, source, document FROM submissions WHERE id = ?", sid)
     assert (state, agent, rank, grade_id, source) == ("graded", "anonymous", 0, sid, GEMM_C)
     assert json.loads(document) == doc
-    stored = rows(judge.db, "SELECT sizes, seed FROM grade_cases WHERE grade_id = ? AND visibility = 'hidden'", sid)
-    assert len(stored) == 1
+    stored = rows(judge.db, "SELECT sizes, seed FROM grade_cases WHERE grade_id = ? AND visibility = 'hidden' "
+                            "ORDER BY idx", sid)
+    assert len(stored) == 2
     sizes, seed = stored[0]
     assert json.loads(sizes) == dict(k.presets["S"]) and seed is not None and seed != 0
+    edge = json.loads(stored[1][0])                  # an edge shape no larger than the preset
+    assert edge != dict(k.presets["S"]) and all(1 <= edge[s] <= k.presets["S"][s] for s in k.sizes)
 
     # The same submission_id again (a client's retry), even with another source: the same
     # grade, no new row, not charged again.

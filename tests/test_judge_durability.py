@@ -126,13 +126,13 @@ def test_kill_9_mid_grade_then_restart_loses_nothing(start_judge, tmp_path):
     assert "error" not in result, result.get("error")
     doc = result["doc"]
     assert doc["id"] == sid and doc["correct"] and doc["label"] == "slow"
-    assert [c["visibility"] for c in doc["cases"]] == ["public", "hidden"]
+    assert [c["visibility"] for c in doc["cases"]] == ["public", "hidden", "hidden"]
 
     sub = rows(again.db, "SELECT state, attempts, grade_id FROM submissions WHERE id = ?", sid)[0]
     assert sub == {"state": "graded", "attempts": 2, "grade_id": sid}
     grades = {r["id"] for r in rows(again.db, "SELECT id FROM grades")}
     assert grades == {finished["id"], sid}           # the finished grade survived; nothing twice
-    assert len(rows(again.db, "SELECT idx FROM grade_cases WHERE grade_id = ?", sid)) == 2
+    assert len(rows(again.db, "SELECT idx FROM grade_cases WHERE grade_id = ?", sid)) == 3
     assert again.client().grade(finished["id"])["status"] == "ok"
     assert "grading it again" in again.log.read_text()
     assert "1 submission(s) being graded again" in Path(str(again.log).replace(".log", ".out")).read_text()

@@ -35,10 +35,10 @@ from hpcab.build import Candidate
 from hpcab.check import tolerance_for
 from hpcab.corpus import load_corpus
 from hpcab.environment import fingerprint
-from hpcab.errors import InputError
+from hpcab.errors import HpcabError, InputError
 from hpcab.gradedoc import grade_document
 from hpcab.judge import worker
-from hpcab.judge.cases import HIDDEN_PER_PRESET, hidden_cases, load_secret, public_cases
+from hpcab.judge.cases import hidden_cases, load_secret, public_cases
 from hpcab.judge.slots import Slots, default_lock_dir
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
@@ -83,11 +83,23 @@ class JudgeConfig:
     corpus_root: Path | None = None
     slot_dir: Path | None = None             # None: the machine-wide default
     max_attempts: int = 2                    # gradings a submission gets before it is marked interrupted
+    # Candidates compile and run in the bubblewrap sandbox (hpcab.sandbox); "none" only when
+    # asked for (hpcab serve --unsandboxed), and then every grade's policy records it.
+    sandbox: str = "bubblewrap"
 
 
 class Judge:
     def __init__(self, config: JudgeConfig):
+        from hpcab import sandbox
         from hpcab.judge.slots import parse_slots
+        # Strict: the sandbox, or none when told so (--unsandboxed); never "auto".
+        if config.sandbox not in sandbox.MODES:
+            raise InputError("judge", "sandbox", f"{config.sandbox!r}: expected one of {', '.join(sandbox.MODES)}")
+        if config.sandbox == "bubblewrap" and not sandbox.available()[0]:
+            raise HpcabError(f"the judge grades candidates in the bubblewrap sandbox, which cannot run here: "
+                             f"{sandbox.available()[1]}. Install bubblewrap (Debian: apt-get install bubblewrap), "
+                             f"or start the judge with --unsandboxed to grade without a sandbox (each grade then "
+                             f"records sandbox \"none\")")
         self.config = config
         corpus = load_corpus(config.corpus_root)
         self.corpus_root = corpus.root
@@ -103,7 +115,7 @@ class Judge:
         cpu_sets = config.slots or parse_slots(None, config.threads)
         self.slots = Slots(cpu_sets, config.slot_dir or default_lock_dir())
         self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds,
-                             timeout_seconds=config.timeout_seconds)
+                             timeout_seconds=config.timeout_seconds, sandbox=config.sandbox)
         self.environment = fingerprint(self.toolchains, config.threads, None, self.corpus_root)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -211,6 +223,7 @@ class Judge:
             "queue": {"depth": self._inflight, "capacity": self.config.queue, "workers": self.config.workers},
             "slots": [list(s) for s in self.slots.cpu_sets], "threads": self.config.threads,
             "auth": "none" if self.tokens.open else "bearer", "kernels": len(self.kernels),
+            "sandbox": self.config.sandbox,
             "environment": self.environment,
         }
 
@@ -228,7 +241,7 @@ class Judge:
         flagsets = {n: f.description for n, f in sorted(self.toolchains.flagsets.items())
                     if n not in NOT_FOR_SUBMISSIONS}
         base = baseline_name(k)
-        hidden = len(self.config.hidden_presets) * HIDDEN_PER_PRESET
+        hidden = len(hidden_cases(k, self.config.hidden_presets, self.secret))
         return {
             "kernel": k.id, "name": k.name, "track": k.track, "dwarf": k.dwarf, "level": k.level,
             "description": k.description, "language": language, "prototype": show_abi(k, language),
