@@ -15,7 +15,7 @@ import math
 import time
 import uuid
 from pathlib import Path
-from typing import Callable, ContextManager
+from typing import TYPE_CHECKING, Callable, ContextManager
 
 import attrs
 import numpy as np
@@ -30,6 +30,9 @@ from hpcab.kernel import Kernel
 from hpcab.measure import Speedup, Timing, speedup, summarize
 from hpcab.run import Policy, Target, pinned, run_case
 from hpcab.toolchain import Toolchains
+
+if TYPE_CHECKING:
+    from hpcab.roofline import Machine
 
 CANDIDATE, NUMPY = "candidate", "numpy"
 # A measurement slot: entered around each timed run, it yields the CPUs the run may use
@@ -59,6 +62,7 @@ class CaseResult:
     baseline_error: str | None = None         # why the baseline has no time here
     cpus: tuple[int, ...] | None = None       # where it was timed
     slot_wait_seconds: float = 0.0            # how long it waited for a measurement slot
+    flag: str | None = None                   # why it is implausible: "memoized" | "roofline"
 
     @property
     def correct(self) -> bool:
@@ -103,7 +107,8 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
 
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
-               baseline: PreparedBaseline | None = None, slot: Slot | None = None) -> CaseResult:
+               baseline: PreparedBaseline | None = None, slot: Slot | None = None,
+               machine: "Machine | None" = None) -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, interleaved in one child. Inputs, the
     oracle and the checks run outside the measurement slot; only the child runs inside it."""
@@ -116,7 +121,18 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
         policy = attrs.evolve(policy, cpus=tuple(cpus)) if cpus else policy
         run, extra, base_error = _run_targets(kernel, case, inputs, library, harness, policy, baseline)
     result = _judge_run(kernel, case, expected, library, baseline, run, extra, base_error)
+    if result.status == "ok" and machine is not None:
+        result = roofline_check(kernel, result, machine)
     return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited)
+
+
+def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> CaseResult:
+    """A correct case faster than this machine's roofline allows is implausible."""
+    from hpcab.roofline import plausible
+    ok, message = plausible(kernel, result.case.sizes, result.timing.median_ns, machine)
+    if ok:
+        return result
+    return attrs.evolve(result, status="implausible", message=message, flag="roofline")
 
 
 def _run_targets(kernel: Kernel, case: Case, inputs: list[dict[str, np.ndarray]], library: Path | None,
@@ -192,7 +208,7 @@ def _judge_run(kernel: Kernel, case: Case, expected: list[dict[str, np.ndarray]]
     worst = max(checks, key=lambda c: c.normwise_err)
     memo = _memoized(samples[CANDIDATE], run.sample_sets.get(CANDIDATE, []))
     if memo:
-        return result("implausible", memo, worst, timing)
+        return attrs.evolve(result("implausible", memo, worst, timing), flag="memoized")
     sp_numpy = speedup(samples[NUMPY], samples[CANDIDATE])
     sp_baseline = None
     if baseline is not None and baseline.name == NUMPY:
@@ -253,10 +269,25 @@ def _check_baseline(kernel: Kernel, name: str, run, expected: list[dict[str, np.
     return ""
 
 
+def _machine(toolchains: Toolchains, policy: Policy, kernel: Kernel, slot: Slot | None,
+             fresh: bool = False) -> "Machine | None":
+    """This machine's roofline figures (measured once, then cached), inside a measurement
+    slot when there is one; None when the kernel declares no roofline or the probe fails."""
+    from hpcab.errors import HpcabError
+    from hpcab.roofline import probe
+    if kernel.roofline is None:
+        return None
+    try:
+        with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
+            return probe(toolchains, policy.threads, tuple(cpus) if cpus else None, fresh=fresh)
+    except HpcabError:
+        return None
+
+
 def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: Toolchains,
           flagset: str | None = None, policy: Policy = Policy(),
           progress: Callable[[str], None] | None = None, baseline: bool = True,
-          grade_id: str | None = None, slot: Slot | None = None) -> Grade:
+          grade_id: str | None = None, slot: Slot | None = None, roofline: bool = True) -> Grade:
     """Build, run, check and measure a candidate on every case, next to the NumPy reference
     and (baseline=True) the track's baseline. Never raises for the candidate's faults, nor
     for the baseline's. slot: the judge's measurement slots (default: time on policy.cpus)."""
@@ -281,10 +312,18 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
             say(f"preparing the {baseline_name(kernel)} baseline")
             prepared = prepare_baseline(kernel, toolchains)
         harness = build_harness(kernel, toolchains).library
+        machine = _machine(toolchains, policy, kernel, slot) if roofline else None
         lap("prepare")
         for case in cases:
             say(f"running {case.describe()}")
-            results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot))
+            results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine))
+        if any(r.flag == "roofline" for r in results):
+            # Before flagging, measure the machine again: a probe slowed by a neighbour gives
+            # a bound too high. Flag only what is still too fast.
+            fresh = _machine(toolchains, policy, kernel, slot, fresh=True)
+            if fresh is not None:
+                results = [roofline_check(kernel, attrs.evolve(r, status="ok", message="", flag=None), fresh)
+                           if r.flag == "roofline" else r for r in results]
         lap("cases")
         status = min((r.status for r in results), key=STATUS_ORDER.index, default="ok")
     else:

@@ -253,6 +253,10 @@ def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
     wall = time.monotonic() - started
     if policy.sandbox == "bubblewrap":
         sandbox.reclaim(jobdir)
+        # bwrap reports a command killed by signal N as exit status 128 + N, as a shell does
+        # (so a candidate's exit(139) reads as SIGSEGV: either way the case failed).
+        if rc is not None and rc > 128 and rc - 128 in signal.valid_signals():
+            rc = 128 - rc
     stderr_tail = (jobdir / "stderr.txt").read_bytes()[-4000:].decode(errors="replace")
     failed_target, failed_phase = _where(jobdir, names)
     empty = RunResult("", "", {}, {}, {}, stderr_tail, wall, {}, failed_target, failed_phase)

@@ -116,11 +116,9 @@ def _probe(bwrap: str | None, euid: int) -> tuple[bool, str]:
     helper = "setpriv" if euid == 0 else "prlimit"
     if _tool(helper) is None:
         return False, f"{helper} (util-linux) is not installed under /usr"
-    true = shutil.which("true", path="/usr/bin:/bin")
-    if true is None:
-        return False, "no `true` command under /usr/bin to probe the sandbox with"
-    argv = command([true], binds=(), env={"PATH": "/usr/bin"}, cwd="/", processes=64, bwrap=bwrap,
-                   python=False)
+    # The running Python with its binds, started as the sandbox's user: what every run needs.
+    argv = command([sys.executable, "-c", "import hpcab"], binds=(), env={"PATH": "/usr/bin"}, cwd="/",
+                   processes=64, bwrap=bwrap)
     try:
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=PROBE_TIMEOUT_S)
@@ -158,14 +156,16 @@ def _tool(name: str) -> str | None:
     return real if real.startswith("/usr/") else None
 
 
-def python_binds() -> list[Bind]:
+def python_binds(pythonpath: str = "") -> list[Bind]:
     """The running Python, read-only: its installation (following the venv's links to it),
-    the virtual environment, and the hpcab package (an editable install lives outside both)."""
+    the virtual environment, the hpcab package (an editable install lives outside both),
+    and the folders of the PYTHONPATH the command is given (the operator's setting)."""
     import hpcab
     paths = {Path(sys.base_prefix), Path(sys.base_exec_prefix), Path(sys.prefix), Path(sys.exec_prefix),
              Path(hpcab.__file__).parent}
     exe = Path(os.path.realpath(sys.executable))
     paths.add(exe.parent.parent)         # <prefix>/bin/python → <prefix>
+    paths |= {Path(p) for p in pythonpath.split(os.pathsep) if os.path.isabs(p) and os.path.isdir(p)}
     return [Bind(p, p) for p in _with_real_paths(paths)]
 
 
@@ -232,7 +232,7 @@ def command(argv: Sequence[str], *, binds: Iterable[Bind], env: Mapping[str, str
         for dev in sorted(Path("/dev").glob(pattern)):
             args += ["--dev-bind", str(dev), str(dev)]
     args += ["--perms", "1777", "--size", str(int(tmp_bytes)), "--tmpfs", "/tmp"]
-    every = (python_binds() if python else []) + list(binds)
+    every = (python_binds(env.get("PYTHONPATH", "")) if python else []) + list(binds)
     mounted = [Path(d) for d in SYSTEM_DIRS + SOFTWARE_TREES]
     made: set[Path] = {Path("/"), Path("/tmp")}
     for b in _ordered(every):

@@ -1,0 +1,56 @@
+"""A correct grade faster than the machine allows is implausible: not scored, printed as
+such, and confirmed by a fresh probe before it is flagged."""
+
+import io
+
+import attrs
+import pytest
+from rich.console import Console
+
+import hpcab.roofline as roofline
+from hpcab.build import candidate_from_file
+from hpcab.case import preset_case
+from hpcab.grade import grade
+from hpcab.gradedoc import grade_document, print_grade
+
+from .conftest import EXAMPLES
+
+
+def machine(peak: float) -> roofline.Machine:
+    """A machine whose float64 peak is `peak` flop/s (and memory as fast as you like)."""
+    return roofline.Machine("fake", "a fake CPU", 1, (0,), 1 << 20, (), "assumed", 1 << 24,
+                            {"read": 1e15, "copy": 1e15, "triad": 1e15}, {"float64": peak, "float32": peak},
+                            "gcc", "12", "autopar", "2026-01-01T00:00:00Z", 0.0)
+
+
+def test_a_grade_faster_than_the_roofline_is_implausible_and_unscored(corpus, toolchains, fast_policy, monkeypatch):
+    probes = []
+
+    def slow_machine(toolchains, threads=1, cpus=None, fresh=False, cache_root=None):
+        probes.append(fresh)
+        return machine(1e6)      # 1 Mflop/s: any real gemm is "too fast"
+    monkeypatch.setattr(roofline, "probe", slow_machine)
+    k = corpus.get("gemm")
+    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains, policy=fast_policy)
+    assert g.status == "implausible" and not g.correct
+    assert g.speedup_numpy is None and g.speedup_baseline is None        # not scored
+    assert g.cases[0].flag == "roofline" and "implausibly fast" in g.cases[0].message
+    assert probes == [False, True]       # measured again before flagging
+    out = Console(record=True, width=200, file=io.StringIO())
+    print_grade(grade_document(g), out)
+    assert "IMPLAUSIBLE" in out.export_text()
+
+
+def test_a_slow_first_probe_does_not_flag_an_honest_grade(corpus, toolchains, fast_policy, monkeypatch):
+    def probe(toolchains, threads=1, cpus=None, fresh=False, cache_root=None):
+        return machine(1e18 if fresh else 1e6)   # the cached figures were wrong; the fresh ones are not
+    monkeypatch.setattr(roofline, "probe", probe)
+    k = corpus.get("gemm")
+    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains, policy=fast_policy)
+    assert g.status == "ok" and g.cases[0].flag is None and g.speedup_numpy is not None
+
+
+def test_real_probe_passes_an_honest_gemm(corpus, toolchains, fast_policy):
+    k = corpus.get("gemm")
+    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains, policy=fast_policy)
+    assert g.status == "ok", g.message
