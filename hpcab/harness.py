@@ -8,7 +8,9 @@ never needs the kernel's prototype.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import tempfile
 from pathlib import Path
@@ -100,7 +102,8 @@ def harness_ffi_module() -> Path:
         ffi.set_source(f"_hpcab_harness_{key}", None)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".py")
         os.close(fd)
-        ffi.emit_python_code(tmp)
+        with contextlib.redirect_stdout(io.StringIO()):     # cffi prints "generating ..."
+            ffi.emit_python_code(tmp)
         os.replace(tmp, path)     # atomic: concurrent graders see all of it or none
     return path
 

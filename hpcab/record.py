@@ -130,6 +130,16 @@ MIGRATIONS: tuple[str, ...] = (
         document TEXT NOT NULL
     );
     """,
+    # 4: a person's verdict on an implausible grade (not scored until reviewed).
+    """
+    CREATE TABLE reviews (
+        grade_id TEXT PRIMARY KEY REFERENCES grades(id),
+        verdict TEXT NOT NULL,
+        note TEXT NOT NULL,
+        reviewer TEXT NOT NULL,
+        at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -369,3 +379,28 @@ def cached_baseline(conn: sqlite3.Connection, key: str) -> dict | None:
 def save_baseline(conn: sqlite3.Connection, key: str, kernel: str, document: dict) -> None:
     conn.execute("INSERT OR REPLACE INTO baselines (key, kernel, measured_at, document) VALUES (?, ?, ?, ?)",
                  (key, kernel, document["measured_at"], json.dumps(document)))
+
+
+# ---- reviews of implausible grades ---------------------------------------------------
+
+def implausible_grades(conn: sqlite3.Connection, pending_only: bool = True) -> list[dict]:
+    """Implausible grades (with their review, if any), oldest first."""
+    rows = conn.execute(
+        "SELECT g.id, g.created_at, g.kernel, g.agent, g.label, g.message, r.verdict, r.note, r.reviewer "
+        "FROM grades g LEFT JOIN reviews r ON r.grade_id = g.id WHERE g.status = 'implausible' "
+        + ("AND r.verdict IS NULL " if pending_only else "") + "ORDER BY g.created_at")
+    return [dict(r) for r in rows]
+
+
+def review_grade(conn: sqlite3.Connection, grade_id: str, verdict: str, note: str, reviewer: str) -> None:
+    """Record a person's verdict on an implausible grade: 'accepted' (the speed is real) or
+    'rejected' (a cheat). A later verdict replaces an earlier one."""
+    if verdict not in ("accepted", "rejected"):
+        raise ValueError(f"verdict {verdict!r}: expected accepted or rejected")
+    row = conn.execute("SELECT status FROM grades WHERE id = ?", (grade_id,)).fetchone()
+    if row is None:
+        raise DatabaseError(f"no grade {grade_id}")
+    if row["status"] != "implausible":
+        raise DatabaseError(f"grade {grade_id} is {row['status']}, not implausible: nothing to review")
+    conn.execute("INSERT OR REPLACE INTO reviews (grade_id, verdict, note, reviewer) VALUES (?, ?, ?, ?)",
+                 (grade_id, verdict, note, reviewer))

@@ -54,3 +54,24 @@ def test_real_probe_passes_an_honest_gemm(corpus, toolchains, fast_policy):
     k = corpus.get("gemm")
     g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains, policy=fast_policy)
     assert g.status == "ok", g.message
+
+
+def test_an_implausible_grade_waits_for_a_review(corpus, toolchains, fast_policy, monkeypatch, tmp_path, capsys):
+    from hpcab.cli import main
+    from hpcab.record import connect, implausible_grades, save_grade
+    monkeypatch.setattr(roofline, "probe", lambda *a, **kw: machine(1e6))
+    k = corpus.get("gemm")
+    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains, policy=fast_policy)
+    ok = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains, policy=fast_policy,
+               roofline=False)
+    db = tmp_path / "judge.db"
+    save_grade(connect(db), g)
+    save_grade(connect(db), ok)
+    assert [r["id"] for r in implausible_grades(connect(db))] == [g.id]
+    assert main(["review", "--db", str(db)]) == 0
+    assert g.id in capsys.readouterr().out
+    assert main(["review", ok.id, "--db", str(db), "--accept"]) == 2          # not implausible: nothing to review
+    assert main(["review", g.id, "--db", str(db), "--reject", "--note", "copied answers"]) == 0
+    assert implausible_grades(connect(db)) == []
+    (row,) = implausible_grades(connect(db), pending_only=False)
+    assert (row["verdict"], row["note"]) == ("rejected", "copied answers")
