@@ -346,4 +346,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # No exit handlers: a candidate's destructor or atexit hook must not run after the
+    # results are written (it could rewrite them).
+    os._exit(code)

@@ -43,7 +43,7 @@ Slot = Callable[[], ContextManager[tuple[int, ...]]]
 # (hpcab/roofline.py, _memoized): not scored until a person reviews it.
 STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "implausible", "ok")
 # A repeated input set answered this many times faster than its first timed call: memoized.
-MEMO_RATIO = 4.0
+MEMO_RATIO = 2.0
 MEMO_MIN_NS = 20_000
 
 

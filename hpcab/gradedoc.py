@@ -22,9 +22,13 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
                    durations: dict[str, float] | None = None) -> dict:
     """A hpcab.grade.Grade as the grade document. redact_hidden: a hidden case's sizes and
     seed are left out (what an agent is shown)."""
+    cases = [_case_document(c, redact_hidden) for c in g.cases]
+    message = g.message
+    if redact_hidden and g.status != "build_error":     # rebuilt from the redacted cases
+        message = "; ".join(f"{c['label']}: {c['message']}" for c in cases if c["message"])
     doc = {
         "id": g.id, "kind": kind, "created_at": g.created_at, "kernel": g.kernel_id, "status": g.status,
-        "correct": g.correct, "message": g.message, "language": g.candidate.language,
+        "correct": g.correct, "message": message, "language": g.candidate.language,
         "compiler": g.build.compiler, "compiler_version": g.build.compiler_version, "flagset": g.build.flagset,
         "label": g.candidate.label, "build_cached": g.build.cached, "build_diagnostics": g.build.diagnostics,
         "speedup_vs_numpy": speedup_json(g.speedup_numpy),
@@ -32,7 +36,7 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "speedup_vs_baseline": speedup_json(g.speedup_baseline),
         "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None},
         "environment_id": g.environment["id"],
-        "cases": [_case_document(c, redact_hidden) for c in g.cases],
+        "cases": cases,
     }
     if agent is not None:
         doc["agent"] = agent
@@ -40,12 +44,25 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
     return doc
 
 
+# What an agent is told about a hidden case that failed: the kind of failure, never the
+# details (a message can carry values, indices or the candidate's own output, which would
+# let it read a hidden input back).
+HIDDEN_MESSAGES = {
+    "incorrect": "a wrong answer on this hidden case",
+    "crashed": "the candidate crashed on this hidden case",
+    "timeout": "the candidate ran past the time limit on this hidden case",
+    "error": "the candidate failed on this hidden case",
+    "implausible": "implausibly fast on this hidden case (not scored until reviewed)",
+}
+
+
 def _case_document(c, redact_hidden: bool) -> dict:
     secret = redact_hidden and c.case.visibility == HIDDEN
+    message = HIDDEN_MESSAGES.get(c.status, "") if secret and c.message else c.message
     return {
         "label": c.case.label, "visibility": c.case.visibility,
         "sizes": None if secret else c.case.sizes, "seed": None if secret else c.case.seed,
-        "status": c.status, "message": c.message,
+        "status": c.status, "message": message,
         "max_abs_err": c.check.max_abs_err if c.check else None,
         "max_rel_err": c.check.max_rel_err if c.check else None,
         "normwise_err": c.check.normwise_err if c.check else None,
