@@ -124,7 +124,8 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
             ok, diagnostics = False, f"compiler {compiler.command!r} is not installed on this judge"
         else:
             ok, diagnostics = _compile(command, scratch, mode == "bubblewrap")
-        ok = ok and (scratch / "candidate.so").is_file()
+        library = scratch / "candidate.so"
+        ok = ok and library.is_file() and not library.is_symlink()
         (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
         final.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -150,7 +151,7 @@ def _compile(command: list[str], cwd: Path, sandboxed: bool = False) -> tuple[bo
         binds = [_sandbox.Bind(cwd, Path(BUILD_DIR), writable=True)] + _sandbox.tool_binds([command[0]])
         argv = _sandbox.command(command, binds=binds, env=env, cwd=BUILD_DIR, processes=COMPILE_PROCESSES,
                                python=False)
-        _sandbox.prepare_writable(cwd)
+        _sandbox.give([cwd], recursive=True)
     try:
         proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=COMPILE_TIMEOUT_S,
                               stdin=subprocess.DEVNULL, preexec_fn=_compile_limits(sandboxed))
@@ -158,7 +159,7 @@ def _compile(command: list[str], cwd: Path, sandboxed: bool = False) -> tuple[bo
         return False, f"compilation took longer than {COMPILE_TIMEOUT_S} s"
     finally:
         if sandboxed:
-            _sandbox.reclaim(cwd)
+            _sandbox.reclaim([cwd], recursive=True)
     diagnostics = (proc.stdout + proc.stderr)[-MAX_DIAGNOSTICS:]
     return proc.returncode == 0, diagnostics
 

@@ -1,7 +1,7 @@
 """The measuring child process: `python -m hpcab.child JOBDIR`.
 
-It is the only process that loads candidate code. It reads job.json and inputs.npz from
-JOBDIR, times the targets call by call (interleaved, the order alternating every round),
+It is the only process that loads candidate code. It reads job.json from JOBDIR and the
+input sets from stdin, times the targets call by call (interleaved, the order alternating every round),
 and writes result.json and outputs.npz back. It never sees the oracle's outputs.
 
 Per call, outside the timer: every input is copied fresh from the pristine input set of
@@ -203,9 +203,14 @@ def _load(spec: dict, job: dict, pristine: dict):
 def run(jobdir: Path) -> int:
     job = json.loads((jobdir / "job.json").read_text())
     sets = job["input_sets"]               # timed calls rotate over sets 0..K-1; set K is the warm-up's
-    with np.load(jobdir / "inputs.npz") as data:
+    # The input sets come on stdin (hpcab.run.run_case): read them all, then close it before
+    # any candidate code is loaded.
+    with os.fdopen(0, "rb", closefd=False) as stdin, np.load(stdin) as data:
         pristine = [{k.split("/", 1)[1]: data[k] for k in data.files if k.startswith(f"set{i}/")}
                     for i in range(sets + 1)]
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
     poisons = {n: poison(pristine[0][n].dtype, pristine[0][n].shape) for n in job["poisoned"]}
     where = Where(jobdir / "where")
 

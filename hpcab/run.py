@@ -12,6 +12,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -191,9 +192,14 @@ def run_case(kernel: Kernel, case: Case, inputs: dict[str, np.ndarray] | list[di
     jobdir = Path(tempfile.mkdtemp(prefix="hpcab-run-")) if own_dir else Path(workdir)
     try:
         (jobdir / "job.json").write_text(json.dumps(job))
-        np.savez(jobdir / "inputs.npz", **pristine)
         (jobdir / WHERE_FILE).write_bytes(bytes(WHERE_BYTES))
-        return _spawn(jobdir, pinned(policy), [t.name for t in targets])
+        # The input sets reach the child as its stdin, a file with no name: it reads them
+        # before loading any candidate code and closes it, so a candidate cannot read every
+        # input set from a file at load time and work out the answers before the timer.
+        with tempfile.TemporaryFile() as inputs_file:
+            np.savez(inputs_file, **pristine)
+            inputs_file.seek(0)
+            return _spawn(jobdir, pinned(policy), [t.name for t in targets], inputs_file)
     finally:
         if own_dir:
             shutil.rmtree(jobdir, ignore_errors=True)
@@ -216,23 +222,34 @@ def _where(jobdir: Path, names: list[str]) -> tuple[str | None, str]:
     return names[data[1]], PHASES[data[0]]
 
 
+# What the measuring child writes in its job folder (everything else there it only reads).
+CHILD_WRITES = ("where", "result.json", "outputs.npz")
+
+
 def _sandboxed(argv: list[str], jobdir: Path, policy: Policy, env: dict[str, str]) -> list[str]:
     """argv wrapped in bubblewrap (hpcab.sandbox). Read-only: the files job.json names (the
     candidate's, the harness's and the baseline's libraries, the harness's cffi module;
-    never the whole build cache, which holds other agents' code) and the kernel's folder
-    (the NumPy reference). Read-write: the job folder."""
+    never the whole build cache, which holds other agents' code), the kernel's folder (the
+    NumPy reference) and the job folder. Read-write: only the job folder's CHILD_WRITES,
+    each bound on its own, made beforehand: the candidate can write into them, but not
+    replace them (by a link to a file of the judge's, a FIFO to block its reads) nor add
+    anything beside them."""
     job = json.loads((jobdir / "job.json").read_text())
     files = [Path(job[k]) for k in ("harness", "harness_ffi") if job.get(k)]
     files += [Path(t["library"]) for t in job["targets"] if t.get("library")]
     folders = sorted({Path(t["kernel_dir"]) for t in job["targets"] if t.get("kernel_dir")})
     bound = [p for p in files + folders if p.exists()]
-    sandbox.ensure_readable(bound)
-    sandbox.prepare_writable(jobdir)
-    binds = [sandbox.Bind(p, p) for p in bound] + [sandbox.Bind(jobdir, jobdir, writable=True)]
+    written = [jobdir / name for name in CHILD_WRITES]
+    for path in written[1:]:
+        path.write_bytes(b"")          # empty until the child writes it (the where file is made already)
+    sandbox.ensure_readable(bound + [jobdir, jobdir / "job.json"])
+    sandbox.give(written)
+    binds = ([sandbox.Bind(p, p) for p in bound] + [sandbox.Bind(jobdir, jobdir)]
+             + [sandbox.Bind(p, p, writable=True) for p in written])
     return sandbox.command(argv, binds=binds, env=env, cwd=str(jobdir), processes=process_limit(policy))
 
 
-def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
+def _spawn(jobdir: Path, policy: Policy, names: list[str], inputs_file) -> RunResult:
     started = time.monotonic()
     timeout = policy.timeout_seconds
     policy = attrs.evolve(policy, sandbox=sandbox.resolve(policy.sandbox))
@@ -241,23 +258,26 @@ def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
     if policy.sandbox == "bubblewrap":
         sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
         argv = _sandboxed(argv, jobdir, policy, env)
-    with open(jobdir / "stderr.txt", "wb") as err:
+    with open(jobdir / "stderr.txt", "w+b") as err:
         proc = subprocess.Popen(argv, cwd=jobdir,
-                                stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env,
+                                stdin=inputs_file, stdout=err, stderr=err, env=env,
                                 preexec_fn=_limits(policy, timeout), start_new_session=True)
         try:
             rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill_group(proc)
             rc = None
+        # Read back through our own descriptor: the job folder is the candidate's, and the
+        # name stderr.txt may by now be a link to any file of the judge's.
+        err.seek(max(0, err.seek(0, os.SEEK_END) - 4000))
+        stderr_tail = err.read().decode(errors="replace")
     wall = time.monotonic() - started
     if policy.sandbox == "bubblewrap":
-        sandbox.reclaim(jobdir)
+        sandbox.reclaim(jobdir / name for name in CHILD_WRITES)
         # bwrap reports a command killed by signal N as exit status 128 + N, as a shell does
         # (so a candidate's exit(139) reads as SIGSEGV: either way the case failed).
         if rc is not None and rc > 128 and rc - 128 in signal.valid_signals():
             rc = 128 - rc
-    stderr_tail = (jobdir / "stderr.txt").read_bytes()[-4000:].decode(errors="replace")
     failed_target, failed_phase = _where(jobdir, names)
     empty = RunResult("", "", {}, {}, {}, stderr_tail, wall, {}, failed_target, failed_phase)
     during = f" while {failed_phase} target {failed_target!r}" if failed_target else ""
@@ -269,23 +289,56 @@ def _spawn(jobdir: Path, policy: Policy, names: list[str]) -> RunResult:
         sig = signal.Signals(-rc).name
         why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
         return attrs.evolve(empty, status="crashed", message=f"the measuring process was killed by {sig}{why}{during}")
-    result_path = jobdir / "result.json"
-    result = json.loads(result_path.read_text()) if result_path.is_file() else {}
+    raw = _job_file(jobdir, "result.json") or None      # sandboxed, an empty one was made for it
+    try:
+        result = json.loads(raw) if raw is not None else {}
+    except ValueError:
+        result = {"error": "the measuring process left an unreadable result.json"}
+    if not isinstance(result, dict):
+        result = {"error": "the measuring process left an unreadable result.json"}
+    if rc == 0 and raw is None:
+        result = {"error": "the measuring process ended (status 0) without writing its results"}
     if rc != 0 or "error" in result:
-        msg = result.get("error") or f"the measuring process exited with status {rc}"
+        msg = str(result.get("error") or f"the measuring process exited with status {rc}")
         if "MemoryError" in stderr_tail:
             msg += " (out of memory: the limit is %d MiB)" % (policy.memory_bytes >> 20)
         return attrs.evolve(empty, status="error", message=msg)
     outputs: dict = {}
-    with np.load(jobdir / "outputs.npz") as data:
-        for key in data.files:
-            target, snap, name = key.split("/", 2)
-            outputs.setdefault(target, {}).setdefault(snap, {})[name] = data[key]
-    samples = {k: np.asarray(v, dtype=np.int64) for k, v in result["samples_ns"].items()}
-    return RunResult("ok", "", samples, outputs, result["inputs_modified"], stderr_tail, wall,
+    npz = _job_file(jobdir, "outputs.npz", opened=True)
+    if npz is None:
+        return attrs.evolve(empty, status="error", message="the measuring process wrote no outputs.npz")
+    try:         # what the measuring process wrote is the candidate's to spoil: a graded error
+        with npz, np.load(npz, allow_pickle=False) as data:
+            for key in data.files:
+                target, snap, name = key.split("/", 2)
+                outputs.setdefault(target, {}).setdefault(snap, {})[name] = data[key]
+        samples = {k: np.asarray(v, dtype=np.int64) for k, v in result["samples_ns"].items()}
+        modified = dict(result["inputs_modified"])
+    except Exception as exc:
+        return attrs.evolve(empty, status="error",
+                            message=f"the measuring process left unreadable results ({type(exc).__name__})")
+    return RunResult("ok", "", samples, outputs, modified, stderr_tail, wall,
                      result.get("target_errors", {}), sample_sets=result.get("sample_sets", {}),
                      changed_after_return=result.get("changed_after_return", {}),
                      snapshots_dropped=result.get("snapshots_dropped", 0))
+
+
+def _job_file(jobdir: Path, name: str, opened: bool = False):
+    """A file the measuring process wrote: its bytes (opened=True: the open file), or None
+    when it is missing or not a regular file. Never through a link (a sandboxed candidate
+    owns the job folder and could leave one to a file of the judge's), never a FIFO."""
+    try:
+        fd = os.open(jobdir / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    f = os.fdopen(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        f.close()
+        return None
+    if opened:
+        return f
+    with f:
+        return f.read()
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

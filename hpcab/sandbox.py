@@ -23,8 +23,8 @@ Two ways of running, by who runs the judge:
   one shared uid a fork bomb held at the limit would make a concurrent grading of another
   agent (or its compile) fail to start a thread. Such a process runs one sandbox at a
   time, and a sandbox leaves no process behind (its pid namespace ends with it).
-  The caller makes its read-write folders that uid's (`prepare_writable`, and `reclaim`
-  after) and checks that the files it binds are world-readable (`ensure_readable`).
+  The caller makes what the command writes that uid's (`give`, and `reclaim` after) and
+  checks that what it binds read-only is world-readable (`ensure_readable`).
 - as any other user: bwrap makes a user namespace (Debian allows unprivileged ones) in
   which the command keeps the caller's uid with no capabilities, may not make further user
   namespaces, and `prlimit` sets RLIMIT_NPROC inside it (there, the kernel counts only the
@@ -125,8 +125,9 @@ def _probe(bwrap: str | None, euid: int) -> tuple[bool, str]:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"{bwrap} could not be run: {exc}"
     if proc.returncode != 0:
-        why = (proc.stderr or proc.stdout).strip().splitlines()
-        return False, f"{bwrap} cannot make a sandbox on this machine: {why[-1] if why else f'exit status {proc.returncode}'}"
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        why = lines[-1] if lines else f"exit status {proc.returncode}"
+        return False, f"{bwrap} cannot make a sandbox on this machine: {why}"
     return True, ""
 
 
@@ -287,25 +288,34 @@ def _under(path: Path, parent: Path) -> bool:
 # ---- what a sandboxed user may touch -------------------------------------------------
 
 
-def prepare_writable(folder: Path) -> None:
-    """Make a read-write folder (and what is in it) the sandbox user's, when that user is
-    not us (under a root judge)."""
+def give(paths: Iterable[Path], recursive: bool = False) -> None:
+    """Make what the sandboxed command writes (files, or whole folders: recursive) the
+    sandbox user's, when that user is not us (under a root judge)."""
     if privileged():
-        _chown_tree(folder, sandbox_uid(), sandbox_uid())
+        for p in paths:
+            _chown(Path(p), sandbox_uid(), sandbox_uid(), recursive)
 
 
-def reclaim(folder: Path) -> None:
-    """Take back a folder prepare_writable gave away (before it is published or read)."""
+def reclaim(paths: Iterable[Path], recursive: bool = False) -> None:
+    """Take back what give() gave away (before it is published or read)."""
     if privileged():
-        _chown_tree(folder, os.getuid(), os.getgid())
+        for p in paths:
+            _chown(Path(p), os.getuid(), os.getgid(), recursive)
+
+
+def _chown(path: Path, uid: int, gid: int, recursive: bool) -> None:
+    os.chown(path, uid, gid, follow_symlinks=False)
+    if recursive and path.is_dir() and not path.is_symlink():
+        _chown_tree(path, uid, gid)
 
 
 def _chown_tree(folder: Path, uid: int, gid: int) -> None:
-    os.chown(folder, uid, gid, follow_symlinks=False)
-    for dirpath, dirnames, filenames in os.walk(folder):
+    """chown -R, never through a link: the folder was the sandbox's, and something left
+    running there could swap a folder for a link to one of the judge's while we walk."""
+    for _, dirnames, filenames, dirfd in os.fwalk(folder, follow_symlinks=False):
         for name in dirnames + filenames:
             try:
-                os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+                os.chown(name, uid, gid, dir_fd=dirfd, follow_symlinks=False)
             except FileNotFoundError:
                 pass
 

@@ -37,6 +37,7 @@ GEMM = r"""
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -44,6 +45,7 @@ GEMM = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -230,6 +232,39 @@ def test_no_view_of_the_judges_processes(corpus, toolchains, policy):
     assert g.status == "ok", g.message
     control = grade_gemm(corpus, toolchains, cand, attrs.evolve(policy, sandbox="none"))
     assert control.status == "incorrect"
+
+
+def test_the_job_folder_is_read_only_but_for_the_childs_results(corpus, toolchains, policy):
+    cand = gemm_observing("""
+    int fd = open("planted", O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) { breached = 1; close(fd); unlink("planted"); }
+    if (symlink("/", "link") == 0) { breached = 1; unlink("link"); }
+    if (rename("inputs.npz", "inputs.old") == 0) { breached = 1; rename("inputs.old", "inputs.npz"); }
+    if (open("job.json", O_WRONLY) >= 0) breached = 1;""")
+    g = grade_gemm(corpus, toolchains, cand, policy)
+    assert g.status == "ok", g.message        # ... and the child wrote its results where it may
+    control = grade_gemm(corpus, toolchains, cand, attrs.evolve(policy, sandbox="none"))
+    assert control.status == "incorrect"
+
+
+def test_links_left_in_the_job_folder_read_nothing_of_the_judges(corpus, toolchains, policy, tmp_path):
+    """Should a candidate get to leave, under the names the judge reads back, a link to a
+    file of the judge's or a FIFO (the job folder is read-only in the sandbox, so it does
+    not), the judge reads neither: an error grade, never the file's contents, never a hang."""
+    secret = tmp_path / "judge.db.secret"
+    secret.write_text("SECRET-7f3a9c\n")
+    for mode, ending in (("bubblewrap", "_exit(1);"), ("bubblewrap", "_exit(0);"), ("none", "_exit(1);"),
+                         ("none", "_exit(0);")):      # without the sandbox, the links are made
+        cand = gemm_observing(f"""
+    unlink("stderr.txt"); symlink("{secret}", "stderr.txt");
+    unlink("result.json"); symlink("{secret}", "result.json");
+    unlink("outputs.npz"); mkfifo("outputs.npz", 0666);
+    {ending}""")
+        started = time.monotonic()
+        g = grade_gemm(corpus, toolchains, cand, attrs.evolve(policy, sandbox=mode))
+        assert g.status == "error", (g.status, g.message)
+        assert "SECRET-7f3a9c" not in g.message and all("SECRET" not in c.message for c in g.cases)
+        assert time.monotonic() - started < 25
 
 
 def sandbox_processes() -> list[int]:
