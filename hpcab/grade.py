@@ -303,7 +303,7 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         clock = now
 
     say("building")
-    built = build(candidate, toolchains, flagset)
+    built = build(candidate, toolchains, flagset, sandbox=policy.sandbox)   # the compiler is untrusted too
     lap("build")
     results: list[CaseResult] = []
     prepared: PreparedBaseline | None = None

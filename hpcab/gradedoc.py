@@ -34,7 +34,8 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "speedup_vs_numpy": speedup_json(g.speedup_numpy),
         "baseline": g.baseline, "baseline_origin": g.baseline_origin or None, "baseline_error": g.baseline_error,
         "speedup_vs_baseline": speedup_json(g.speedup_baseline),
-        "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None},
+        "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None,
+                   "sandbox": g.policy.sandbox},
         "environment_id": g.environment["id"],
         "cases": cases,
     }
