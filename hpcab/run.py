@@ -213,10 +213,7 @@ PHASES = {1: "loading", 2: "calling"}
 
 
 def _where(jobdir: Path, names: list[str]) -> tuple[str | None, str]:
-    try:
-        data = (jobdir / WHERE_FILE).read_bytes()
-    except OSError:
-        return None, ""
+    data = _job_file(jobdir, WHERE_FILE) or b""     # never through a link, never blocking on a FIFO
     if len(data) < 2 or data[0] not in PHASES or data[1] >= len(names):
         return None, ""
     return names[data[1]], PHASES[data[0]]
