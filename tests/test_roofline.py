@@ -50,18 +50,21 @@ def test_probe_figures_are_sane(machine):
     assert machine.flagset == roofline.FLAGSET and machine.compiler_version not in ("missing", "")
 
 
-def test_probe_is_cached_per_machine(toolchains, machine, monkeypatch):
+def test_probe_is_cached_per_machine(toolchains, tmp_path, monkeypatch):
+    # A private cache: other tests' grades may have probed other CPU sets already.
+    machine = probe(toolchains, threads=1, cache_root=tmp_path)
+
     def refuse(*args, **kwargs):
         raise AssertionError("the probe ran again instead of reading its cache")
     monkeypatch.setattr(roofline, "_measure", refuse)
-    again = probe(toolchains, threads=1)
+    again = probe(toolchains, threads=1, cache_root=tmp_path)
     assert again.cached
     assert again.key == machine.key and again.measured_at == machine.measured_at
     assert again.bandwidth == machine.bandwidth and again.peak == machine.peak
     # Another CPU set or thread count is another machine: it would be measured.
     other = sorted(set(range(64)) - set(machine.cpus))[0]
     with pytest.raises(AssertionError, match="ran again"):
-        probe(toolchains, threads=1, cpus=(other,))
+        probe(toolchains, threads=1, cpus=(other,), cache_root=tmp_path)
 
 
 def test_fresh_measures_again(toolchains, tmp_path):
