@@ -103,3 +103,43 @@ def start_judge(tmp_path):
     yield start
     for j in started:
         j.stop()
+
+
+class Listener:
+    """A TCP server on 127.0.0.1 that records who connects (what a network exploit would
+    reach): the first bytes each connection sent."""
+
+    def __init__(self):
+        import socket
+        import threading
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections: list[bytes] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    @property
+    def accepted(self) -> int:
+        return len(self.connections)
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:          # includes the accept timeout
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    self.connections.append(conn.recv(256))
+                except OSError:
+                    self.connections.append(b"")
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.sock.close()

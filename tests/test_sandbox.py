@@ -11,11 +11,9 @@ sandbox's doing. The judge refuses to start where bubblewrap cannot run, unless 
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -28,7 +26,7 @@ from hpcab.case import preset_case
 from hpcab.grade import grade
 from hpcab.run import Policy, pinned
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, Listener
 
 # A correct gemm that first looks at something the sandbox should hide (OBSERVE: a C
 # statement setting `breached`); having seen it, it answers NaN, so the grade says which.
@@ -132,35 +130,6 @@ def test_the_command_binds_only_what_the_job_names(tmp_path):
     assert writable == [str(job)]
     assert str(Path.home()) not in [src for _, src, _ in pairs]
     assert opts[opts.index("--setenv") + 1:opts.index("--setenv") + 3] == ["PATH", "/usr/bin"]
-
-
-class Listener:
-    """A TCP server on loopback that counts the connections it accepts."""
-
-    def __init__(self):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.accepted = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, daemon=True)
-        self._thread.start()
-
-    def _serve(self):
-        while not self._stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            self.accepted += 1
-            conn.close()
-
-    def close(self):
-        self._stop.set()
-        self._thread.join()
-        self.sock.close()
 
 
 def test_no_network(corpus, toolchains, policy):
@@ -360,8 +329,13 @@ def test_serve_refuses_without_bubblewrap_unless_unsandboxed(start_judge, tmp_pa
 
     monkeypatch.setenv(sandbox.BWRAP_ENV, "/nonexistent/bwrap")
     judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1", "--unsandboxed")
+    assert_judge_sandbox(judge, "none")
+
+
+def assert_judge_sandbox(judge, mode: str) -> None:
+    """/health says mode, and a graded submission's recorded policy too."""
     client = judge.client()
-    assert client.health()["sandbox"] == "none"
+    assert client.health()["sandbox"] == mode
     doc = client.submit("gemm", (EXAMPLES / "gemm.c").read_text(), "c")
     assert doc["correct"], doc
     conn = sqlite3.connect(judge.db)
@@ -369,18 +343,9 @@ def test_serve_refuses_without_bubblewrap_unless_unsandboxed(start_judge, tmp_pa
         (policy,) = conn.execute("SELECT policy FROM grades WHERE id = ?", (doc["id"],)).fetchone()
     finally:
         conn.close()
-    assert json.loads(policy)["sandbox"] == "none"
+    assert json.loads(policy)["sandbox"] == mode
 
 
 def test_serve_is_sandboxed_by_default(start_judge):
     judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
-    client = judge.client()
-    assert client.health()["sandbox"] == "bubblewrap"
-    doc = client.submit("gemm", (EXAMPLES / "gemm.c").read_text(), "c")
-    assert doc["correct"], doc
-    conn = sqlite3.connect(judge.db)
-    try:
-        (policy,) = conn.execute("SELECT policy FROM grades WHERE id = ?", (doc["id"],)).fetchone()
-    finally:
-        conn.close()
-    assert json.loads(policy)["sandbox"] == "bubblewrap"
+    assert_judge_sandbox(judge, "bubblewrap")
