@@ -143,3 +143,20 @@ class Listener:
         self._stop.set()
         self._thread.join(timeout=5)
         self.sock.close()
+
+
+def edit_manifest(path: Path, change) -> None:
+    """Load a copied kernel's YAML manifest, let change(doc) edit it, write it back."""
+    import yaml
+    doc = yaml.safe_load(path.read_text())
+    change(doc)
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+
+
+def load_error(kdir: Path):
+    """The InputError that loading a (broken) copied kernel and its reference raises."""
+    from hpcab.errors import InputError
+    from hpcab.kernel import load_kernel
+    with pytest.raises(InputError) as err:
+        load_kernel(kdir, kdir.parents[2]).reference()
+    return err.value

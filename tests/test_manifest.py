@@ -3,11 +3,12 @@
 import re
 
 import pytest
-import yaml
 
 from hpcab.corpus import load_corpus
 from hpcab.errors import InputError
 from hpcab.kernel import TRACKS, load_kernel
+
+from .conftest import edit_manifest, load_error
 
 
 def test_every_corpus_manifest_and_reference_loads(corpus):
@@ -26,31 +27,18 @@ def test_corpus_covers_tracks_dwarfs_and_dtypes(corpus):
     assert {"reduction", "recurrence", "wavefront", "control_flow"} <= tsvc
 
 
-def _edit(path, change):
-    doc = yaml.safe_load(path.read_text())
-    change(doc)
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-
-
-def _load_error(kdir) -> InputError:
-    with pytest.raises(InputError) as err:
-        k = load_kernel(kdir, kdir.parents[2])
-        k.reference()
-    return err.value
-
-
 def test_unknown_key_names_file_and_key(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d.update(flops="2*NI*NJ*NK"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d.update(flops="2*NI*NJ*NK"))
+    err = load_error(kdir)
     assert err.source.endswith("gemm.yaml")
     assert err.field == "flops" and "unknown key" in err.message
 
 
 def test_wrong_dtype_names_the_array_field(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["arrays"][1].update(dtype="double"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["arrays"][1].update(dtype="double"))
+    err = load_error(kdir)
     assert err.source.endswith("gemm.yaml")
     assert err.field == "arrays[1].dtype"
     assert "'double'" in err.message and "float64" in err.message
@@ -58,29 +46,29 @@ def test_wrong_dtype_names_the_array_field(kernel_copy):
 
 def test_missing_required_field(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d.pop("provenance"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d.pop("provenance"))
+    err = load_error(kdir)
     assert "provenance" in err.message and "required" in err.message
 
 
 def test_shape_with_undeclared_symbol(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["arrays"][0].update(shape=["NI", "Q"]))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["arrays"][0].update(shape=["NI", "Q"]))
+    err = load_error(kdir)
     assert err.field == "arrays[0].shape[1]" and "Q" in err.message
 
 
 def test_tolerance_override_needs_a_reason(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d.update(tolerance={"rtol": 1e-6}))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d.update(tolerance={"rtol": 1e-6}))
+    err = load_error(kdir)
     assert err.field == "tolerance.reason" and "required" in err.message
 
 
 def test_preset_missing_a_symbol(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["presets"]["M"].pop("NK"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["presets"]["M"].pop("NK"))
+    err = load_error(kdir)
     assert err.field == "presets.M" and "NK" in err.message
 
 
@@ -88,7 +76,7 @@ def test_missing_reference_function_names_file_and_function(kernel_copy):
     kdir = kernel_copy("gemm")
     ref = kdir / "gemm_numpy.py"
     ref.write_text(ref.read_text().replace("def gemm(", "def gemm_kernel("))
-    err = _load_error(kdir)
+    err = load_error(kdir)
     assert err.source.endswith("gemm_numpy.py") and err.field == "gemm"
     assert "must define a function named 'gemm'" in err.message
 
@@ -97,14 +85,14 @@ def test_reference_parameters_must_follow_the_manifest(kernel_copy):
     kdir = kernel_copy("gemm")
     ref = kdir / "gemm_numpy.py"
     ref.write_text(ref.read_text().replace("def gemm(A, B, C, alpha, beta,", "def gemm(B, A, C, alpha, beta,"))
-    err = _load_error(kdir)
+    err = load_error(kdir)
     assert err.field == "gemm" and "expected (A, B, C, alpha, beta, NI, NJ, NK)" in err.message
 
 
 def test_track_fields_are_enforced(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d.pop("scale"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d.pop("scale"))
+    err = load_error(kdir)
     assert err.field == "scale"
 
 
@@ -150,8 +138,8 @@ def test_corpus_hash_changes_with_content(kernel_copy):
 
 def test_shape_expressions_cannot_run_code(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["arrays"][0].update(shape=["__import__('os').getpid()", "NK"]))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["arrays"][0].update(shape=["__import__('os').getpid()", "NK"]))
+    err = load_error(kdir)
     assert err.field == "arrays[0].shape[0]"
 
 
@@ -161,13 +149,13 @@ def test_bitwise_constraint_and_its_fortran_form(kernel_copy):
     assert expr.evaluate("N & (N - 1) == 0", {"N": 64}) and not expr.evaluate("N & (N - 1) == 0", {"N": 48})
     assert fortran_expr("N & (N - 1)") == "iand(N, (N - 1_c_int64_t))"
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI & (NI - 1) == 0"]))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI & (NI - 1) == 0"]))
+    err = load_error(kdir)
     assert err.field == "presets.S" and "constraints[0]" in err.message   # 400 is no power of two
 
 
 def test_unsupported_constraint_names_its_field(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI if NJ else NK"]))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI if NJ else NK"]))
+    err = load_error(kdir)
     assert err.field == "constraints[0]" and "unsupported" in err.message

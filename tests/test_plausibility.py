@@ -3,8 +3,6 @@ such, and confirmed by a fresh probe before it is flagged."""
 
 import io
 
-import attrs
-import pytest
 from rich.console import Console
 
 import hpcab.roofline as roofline

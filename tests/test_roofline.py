@@ -7,18 +7,17 @@ import json
 
 import attrs
 import pytest
-import yaml
 
 from hpcab import roofline
 from hpcab.build import Candidate
 from hpcab.case import explicit_case, preset_case
 from hpcab.cli import main
-from hpcab.errors import InputError
 from hpcab.grade import grade
-from hpcab.kernel import load_kernel
 from hpcab.roofline import MARGIN, bound, bound_ns, plausible, probe
 from hpcab.run import Policy
 from hpcab.translate import translate
+
+from .conftest import edit_manifest, load_error
 
 
 @pytest.fixture(scope="module")
@@ -119,36 +118,24 @@ def test_gemm_counts_the_classical_product(corpus):
     assert k.roofline.evaluate(sizes)[0] == 2 * sizes["NI"] * sizes["NJ"] * sizes["NK"]
 
 
-def _edit(path, change):
-    doc = yaml.safe_load(path.read_text())
-    change(doc)
-    path.write_text(yaml.safe_dump(doc, sort_keys=False))
-
-
-def _load_error(kdir) -> InputError:
-    with pytest.raises(InputError) as err:
-        load_kernel(kdir, kdir.parents[2])
-    return err.value
-
-
 def test_roofline_with_an_undeclared_symbol_is_an_error(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["roofline"].update(flops="2 * NI * NJ * Q"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["roofline"].update(flops="2 * NI * NJ * Q"))
+    err = load_error(kdir)
     assert err.field == "roofline.flops" and "Q" in err.message
 
 
 def test_roofline_negative_at_a_preset_is_an_error(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["roofline"].update(bytes="NI - 1000"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["roofline"].update(bytes="NI - 1000"))
+    err = load_error(kdir)
     assert err.field.startswith("presets.") and "roofline.bytes" in err.message
 
 
 def test_roofline_needs_both_fields(kernel_copy):
     kdir = kernel_copy("gemm")
-    _edit(kdir / "gemm.yaml", lambda d: d["roofline"].pop("bytes"))
-    err = _load_error(kdir)
+    edit_manifest(kdir / "gemm.yaml", lambda d: d["roofline"].pop("bytes"))
+    err = load_error(kdir)
     assert "roofline" in err.field and "bytes" in err.message
 
 

@@ -10,7 +10,6 @@ sandbox's doing. The judge refuses to start where bubblewrap cannot run, unless 
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
