@@ -39,7 +39,7 @@ from hpcab.errors import HpcabError, InputError
 from hpcab.gradedoc import grade_document
 from hpcab.judge import worker
 from hpcab.judge.cases import hidden_cases, load_secret, public_cases
-from hpcab.judge.slots import Slots, default_lock_dir
+from hpcab.judge.slots import Slots, default_lock_dir, parse_slots
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
 from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
@@ -91,7 +91,6 @@ class JudgeConfig:
 class Judge:
     def __init__(self, config: JudgeConfig):
         from hpcab import sandbox
-        from hpcab.judge.slots import parse_slots
         # Strict: the sandbox, or none when told so (--unsandboxed); never "auto".
         if config.sandbox not in sandbox.MODES:
             raise InputError("judge", "sandbox", f"{config.sandbox!r}: expected one of {', '.join(sandbox.MODES)}")
