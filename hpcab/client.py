@@ -66,12 +66,16 @@ class JudgeClient:
 
     def score(self, kernel: str, source: str, language: str, flagset: str | None = None,
               label: str | None = None, compiler: str | None = None) -> dict:
-        return self._request("POST", "/score", _body(kernel, source, language, flagset, label, compiler))
+        return self._request("POST", "/score", submission_body(kernel, source, language, flagset, label, compiler))
 
     def submit(self, kernel: str, source: str, language: str, flagset: str | None = None,
-               label: str | None = None, compiler: str | None = None, submission_id: str | None = None) -> dict:
-        body = _body(kernel, source, language, flagset, label, compiler)
+               label: str | None = None, compiler: str | None = None, submission_id: str | None = None,
+               usage: dict | None = None) -> dict:
+        """usage: the model calls made since the previous submission (docs/token_accounting.md)."""
+        body = submission_body(kernel, source, language, flagset, label, compiler)
         body["submission_id"] = submission_id or uuid.uuid4().hex
+        if usage is not None:
+            body["usage"] = usage
         return self._request("POST", "/submit", body)
 
     def grade(self, grade_id: str) -> dict:
@@ -121,7 +125,7 @@ class JudgeClient:
                 time.sleep(0.5)
 
 
-def _body(kernel: str, source: str, language: str, flagset: str | None, label: str | None,
+def submission_body(kernel: str, source: str, language: str, flagset: str | None, label: str | None,
           compiler: str | None) -> dict:
     body = {"kernel": kernel, "source": source, "language": language}
     for key, value in (("flagset", flagset), ("label", label), ("compiler", compiler)):

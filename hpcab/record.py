@@ -140,6 +140,25 @@ MIGRATIONS: tuple[str, ...] = (
         at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
     );
     """,
+    # 5: token accounting: the model calls an agent made before each submission
+    # (docs/token_accounting.md), per call and in total.
+    """
+    ALTER TABLE submissions ADD COLUMN model_calls INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE submissions ADD COLUMN prompt_tokens INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE submissions ADD COLUMN completion_tokens INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE submissions ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE submissions ADD COLUMN agent_wall_seconds REAL;
+    CREATE TABLE model_calls (
+        submission_id TEXT NOT NULL REFERENCES submissions(id),
+        seq INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        completion_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        PRIMARY KEY (submission_id, seq)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -292,7 +311,18 @@ def add_submission(conn: sqlite3.Connection, row: dict, budget: int | None) -> b
             used = count_submissions(conn, row["agent"])
             if used >= budget:
                 return False
-        _insert(conn, "submissions", {**row, "state": "queued"})
+        usage = row.get("usage") or {}
+        calls = usage.get("calls", [])
+        _insert(conn, "submissions", {
+            **{k: v for k, v in row.items() if k != "usage"}, "state": "queued",
+            # Totals are summed here from the calls, not taken from the client's own totals.
+            "model_calls": len(calls), "agent_wall_seconds": usage.get("wall_seconds"),
+            **{f: sum(c[f] for c in calls) for f in ("prompt_tokens", "completion_tokens", "cached_tokens")}})
+        for seq, c in enumerate(calls):
+            _insert(conn, "model_calls", {"submission_id": row["id"], "seq": seq, "model": c["model"],
+                                          "prompt_tokens": c["prompt_tokens"],
+                                          "completion_tokens": c["completion_tokens"],
+                                          "cached_tokens": c["cached_tokens"], "seconds": c["seconds"]})
     return True
 
 
