@@ -223,6 +223,10 @@ def command(args, out: Console) -> int:
         from hpcab.cli import _token
         judge = JudgeClient(args.judge, _token(args), args.rank)
         where = f"the judge at {args.judge}"
+        try:     # a judge that is not there fails the run now, not after each task's retries
+            JudgeClient(args.judge, _token(args), args.rank, reconnect_seconds=3).health()
+        except JudgeError as exc:
+            raise HpcabError(f"{where}: {exc}") from None
     try:
         try:
             kernels = selected_kernels(args.kernels, judge)
