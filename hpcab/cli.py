@@ -55,7 +55,7 @@ def cmd_show(args, out: Console) -> int:
     if k.tsvc:
         out.print(f"tsvc: {k.tsvc['category']} — {k.tsvc['optimization']}", markup=False)
     out.print(f"reference: {k.reference_path}")
-    out.print("\nC ABI (see --abi c|cpp|fortran|cuda):")
+    out.print("\nC ABI (see --abi c|cpp|fortran|cuda|python|pythran):")
     out.print(show_abi(k, "c"), markup=False, highlight=False)
     return 0
 
@@ -318,6 +318,24 @@ def cmd_submit(args, out: Console) -> int:
     return 0 if doc["correct"] else EXIT_INCORRECT
 
 
+def cmd_mcp(args, out: Console) -> int:
+    from urllib.parse import urlsplit
+
+    from hpcab.client import JudgeClient
+    from hpcab.mcp import McpServer
+
+    if urlsplit(args.judge).scheme not in ("http", "https") or not urlsplit(args.judge).netloc:
+        raise HpcabError(f"mcp: --judge takes the judge's URL, e.g. http://127.0.0.1:8000, not {args.judge!r}")
+    client = JudgeClient(args.judge, _token(args), args.rank)
+    protocol = sys.stdout.buffer
+    sys.stdout = sys.stderr        # stdout carries the protocol only: a stray print goes to stderr
+    try:
+        McpServer(client, judge_name=f"the judge at {args.judge} (rank {args.rank})").serve(sys.stdin.buffer, protocol)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def cmd_tokens(args, out: Console) -> int:
     from hpcab.judge.tokens import issue_tokens
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
@@ -406,13 +424,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="describe a kernel, or print its ABI for a language")
     s.add_argument("kernel")
-    s.add_argument("--abi", choices=("c", "cpp", "fortran", "cuda"), help="print exactly the prototype to implement")
+    s.add_argument("--abi", choices=("c", "cpp", "fortran", "cuda", "python", "pythran"),
+                   help="print exactly the prototype to implement")
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("grade", help="build, check and time a candidate against the NumPy reference")
     s.add_argument("kernel")
     s.add_argument("--source", required=True, help="the candidate's source file")
-    s.add_argument("--language", choices=("c", "cpp", "fortran"), help="default: from the file's suffix")
+    s.add_argument("--language", choices=("c", "cpp", "fortran", "python", "pythran"),
+                   help="default: from the file's suffix (.py: python, or pythran with a '#pythran export' line)")
     s.add_argument("--preset", default="S", help="S, M or L, or several: S,M (default S)")
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: opt)")
     s.add_argument("--db", help="record the grade in this SQLite judge database")
@@ -496,11 +516,25 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--judge", required=True, help="the judge's URL, e.g. http://127.0.0.1:8000")
     s.add_argument("--score", action="store_true", help="public cases only, not recorded (POST /score)")
     s.add_argument("--rank", type=int, default=0, help="the rank of the judge addressed (default 0)")
-    s.add_argument("--language", choices=("c", "cpp", "fortran", "cuda", "hip"), help="default: from the suffix")
+    s.add_argument("--language", choices=("c", "cpp", "fortran", "cuda", "hip", "python", "pythran"),
+                   help="default: from the suffix (.py: python, or pythran with a '#pythran export' line)")
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: the judge's default)")
     s.add_argument("--token-file", help="file holding the bearer token (default: $HPCAB_TOKEN)")
     s.add_argument("--json", action="store_true", help="print the grade document as JSON")
     s.set_defaults(func=cmd_submit)
+
+    s = sub.add_parser("agent", help="run an optimizer on kernels against a judge, with a final table "
+                                     "(docs/writing_an_agent.md)")
+    from hpcab.agents.runner import add_arguments, command as cmd_agent
+    add_arguments(s)
+    s.set_defaults(func=cmd_agent)
+
+    s = sub.add_parser("mcp", help="serve a judge's tools to an MCP client (Claude Code, Codex, ...) over stdio: "
+                                   "list_kernels, get_task, score, submit, get_grade")
+    s.add_argument("--judge", required=True, help="the judge's URL, e.g. http://127.0.0.1:8000")
+    s.add_argument("--rank", type=int, default=0, help="the rank of the judge addressed (default 0)")
+    s.add_argument("--token-file", help="file holding the bearer token (default: $HPCAB_TOKEN)")
+    s.set_defaults(func=cmd_mcp)
 
     s = sub.add_parser("tokens", help="write a tokens file for a judge: a fresh random token per agent")
     s.add_argument("--agents", required=True, help="names separated by commas, or a count N (worker-0 …)")
