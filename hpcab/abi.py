@@ -3,6 +3,10 @@
 void <name>(<pointers in manifest order, returned values last>,
             <scalars in manifest order>, <size symbols in manifest order>,
             uint8_t *workspace, int64_t workspace_size);
+
+Python frameworks (python, pythran) have the NumPy reference's own signature instead:
+def <name>(<arrays>, <scalars>, <size symbols>), outputs written in place and values
+returned as the reference does; pythran adds the `#pythran export` line of those types.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import ast
 
 import attrs
 
+from hpcab.errors import InputError
 from hpcab.kernel import Kernel
 
 C_TYPES = {
@@ -31,7 +36,7 @@ FORTRAN_TYPES = {
     "uint64": "integer(c_int64_t)",
     "bool": "logical(c_bool)",
 }
-LANGUAGES = ("c", "cpp", "fortran", "cuda")
+LANGUAGES = ("c", "cpp", "fortran", "cuda", "python", "pythran")
 
 
 @attrs.frozen
@@ -165,7 +170,44 @@ def fortran_interface(kernel: Kernel) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reference_def(kernel: Kernel) -> str:
+    """The NumPy reference's def line (its name and arguments), on one line."""
+    tree = ast.parse(kernel.reference_path.read_text())
+    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel.name), None)
+    if node is None:
+        raise InputError(str(kernel.reference_path), kernel.name, "no such function in the reference")
+    return f"def {node.name}({ast.unparse(node.args)}):"
+
+
+def pythran_export(kernel: Kernel) -> str:
+    """The `#pythran export` line of the reference's arguments (hpcab.case.reference_args'
+    order): arrays by dtype and rank, scalars by dtype, size symbols int64. The manifest's
+    dtype names are pythran's too."""
+    types = ([f"{a.dtype}[{','.join(':' for _ in a.shape)}]" for a in kernel.arrays]
+             + [s.dtype for s in kernel.scalars] + ["int64" for _ in kernel.sizes])
+    return f"#pythran export {kernel.name}({', '.join(types)})"
+
+
+def python_prototype(kernel: Kernel, language: str = "python") -> str:
+    """What a python or pythran candidate defines: the reference's def line (pythran: after
+    its export line), under a comment saying what it must write and return."""
+    duties = []
+    outs = [a.name for a in kernel.arrays if a.is_output]
+    if outs:
+        duties.append(f"write {', '.join(outs)} in place")
+    if kernel.returns:
+        names = ", ".join(f"{r.name} ({r.dtype})" for r in kernel.returns)
+        duties.append(f"return {names}" if len(kernel.returns) == 1 else f"return the tuple ({names})")
+    lines = [f"# hpcab ABI for {kernel.id}: the NumPy reference's name and arguments; "
+             f"{' and '.join(duties)}, as the reference does."]
+    if language == "pythran":
+        lines.append(pythran_export(kernel))
+    return "\n".join(lines + [reference_def(kernel)]) + "\n"
+
+
 def show_abi(kernel: Kernel, language: str) -> str:
+    if language in ("python", "pythran"):
+        return python_prototype(kernel, language)
     if language == "fortran":
         return (f"! hpcab ABI for {kernel.id}: dimensions are reversed from the manifest's\n"
                 f"! row-major shapes (Fortran is column-major); the memory is the same.\n"

@@ -10,6 +10,11 @@ network, no home, nothing of the cache's other entries, so a source that #includ
 outside (another agent's code, the judge's secret) is a compile error. The sandbox is in
 the key: a source compiled without it (and able to read anything) is never served to a
 sandboxed build from the cache.
+
+Python frameworks (docs/abi_contract.md): a `python` candidate's build is a byte-compile
+check of candidate.py, which is then the product; a `pythran` candidate's is an extension
+module, candidate.so. Both are run by the judge's own interpreter, sandboxed with that
+Python's installation visible read-only, and the interpreter's version is in their key.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,7 +38,11 @@ from hpcab.paths import cache_dir
 from hpcab.toolchain import Toolchains
 
 LANGUAGE_SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f90": "fortran",
-                     ".f": "fortran", ".F90": "fortran", ".cu": "cuda", ".hip": "hip"}
+                     ".f": "fortran", ".F90": "fortran", ".cu": "cuda", ".hip": "hip", ".py": "python"}
+# Candidates the measuring child imports as Python modules (hpcab.run.Target kind "module").
+PYTHON_LANGUAGES = ("python", "pythran")
+# A .py file with a pythran export line (pythran's own syntax: spaces allowed around '#') is pythran.
+PYTHRAN_EXPORT = re.compile(r"^\s*#\s*pythran\s+export\b", re.MULTILINE)
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_DIAGNOSTICS = 20_000
 COMPILE_TIMEOUT_S = 300
@@ -66,12 +77,24 @@ class Build:
     seconds: float
 
 
-def language_of(path: Path) -> str:
+def language_of(path: Path, text: str | None = None) -> str:
+    """By suffix; a .py file is pythran when it has a `#pythran export` line (text: the
+    file's contents, when already read)."""
+    path = Path(path)
     lang = LANGUAGE_SUFFIXES.get(path.suffix) or LANGUAGE_SUFFIXES.get(path.suffix.lower())
     if lang is None:
         raise InputError(str(path), "language", f"cannot tell the language from {path.suffix!r}; "
-                                                "pass --language c|cpp|fortran")
+                                                "pass --language c|cpp|fortran|cuda|hip|python|pythran")
+    if lang == "python":
+        text = path.read_text(errors="replace") if text is None else text
+        if PYTHRAN_EXPORT.search(text):
+            return "pythran"
     return lang
+
+
+def target_kind(language: str) -> str:
+    """How the measuring child calls a build of this language (hpcab.run.Target.kind)."""
+    return "module" if language in PYTHON_LANGUAGES else "c"
 
 
 def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
@@ -85,7 +108,7 @@ def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
         text = data.decode()
     except UnicodeDecodeError:
         raise InputError(str(path), "", "source is not UTF-8 text") from None
-    return Candidate(text, language or language_of(path), label=path.name)
+    return Candidate(text, language or language_of(path, text), label=path.name)
 
 
 def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = None,
@@ -100,11 +123,15 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     flags = toolchains.flagset(flagset)
     version = compiler.installed_version()
     source_name = "candidate" + compiler.source_suffix
-    command = toolchains.compile_command(compiler, flags, Path(source_name), Path("candidate.so"))
-    key = hashlib.sha256(json.dumps({
-        "source": candidate.sha256, "language": candidate.language, "compiler": compiler.name,
-        "version": version, "command": command, "sandbox": mode,
-    }, sort_keys=True).encode()).hexdigest()
+    product = "candidate" + compiler.output_suffix
+    command = toolchains.compile_command(compiler, flags, Path(source_name), Path(product))
+    identity = {"source": candidate.sha256, "language": candidate.language, "compiler": compiler.name,
+                "version": version, "command": command, "sandbox": mode}
+    if compiler.runs_in_python:     # an extension module loads only in the Python it was built for
+        identity["python"] = sys.version
+    if compiler.backend:
+        identity["backend"] = toolchains.compiler(compiler.backend).installed_version()
+    key = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
     root = Path(cache_root) if cache_root else cache_dir() / "builds"
     final = root / key[:2] / key
@@ -112,7 +139,7 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     record = final / "build.json"
     if record.is_file():
         meta = json.loads(record.read_text())
-        lib = final / "candidate.so"
+        lib = final / product
         return Build(meta["ok"], key, lib if meta["ok"] else None, meta["diagnostics"], compiler.name,
                      version, flags.name, tuple(command), True, time.perf_counter() - started)
 
@@ -121,10 +148,12 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     try:
         (scratch / source_name).write_text(candidate.source)
         if version == "missing":
-            ok, diagnostics = False, f"compiler {compiler.command!r} is not installed on this judge"
+            ok, diagnostics = False, (f"compiler {compiler.name!r} is not installed in the judge's Python"
+                                      if compiler.runs_in_python else
+                                      f"compiler {compiler.command!r} is not installed on this judge")
         else:
-            ok, diagnostics = _compile(command, scratch, mode == "bubblewrap")
-        library = scratch / "candidate.so"
+            ok, diagnostics = _compile(command, scratch, mode == "bubblewrap", compiler.runs_in_python)
+        library = scratch / product
         ok = ok and library.is_file() and not library.is_symlink()
         (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
         final.parent.mkdir(parents=True, exist_ok=True)
@@ -135,13 +164,14 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     meta = json.loads(record.read_text())
-    return Build(meta["ok"], key, final / "candidate.so" if meta["ok"] else None, meta["diagnostics"],
+    return Build(meta["ok"], key, final / product if meta["ok"] else None, meta["diagnostics"],
                  compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started)
 
 
-def _compile(command: list[str], cwd: Path, sandboxed: bool = False) -> tuple[bool, str]:
+def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: bool = False) -> tuple[bool, str]:
     """Run the compiler in a private scratch folder; its output is the diagnostics.
-    Sandboxed, the scratch folder is all it sees of the cache, at BUILD_DIR."""
+    Sandboxed, the scratch folder is all it sees of the cache, at BUILD_DIR; python: the
+    compiler is the judge's interpreter, whose installation (and packages) it sees read-only."""
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR", "LD_LIBRARY_PATH")}
     env["LC_ALL"] = "C"
     argv = command
@@ -150,7 +180,7 @@ def _compile(command: list[str], cwd: Path, sandboxed: bool = False) -> tuple[bo
         env.update(HOME="/tmp", TMPDIR="/tmp")
         binds = [_sandbox.Bind(cwd, Path(BUILD_DIR), writable=True)] + _sandbox.tool_binds([command[0]])
         argv = _sandbox.command(command, binds=binds, env=env, cwd=BUILD_DIR, processes=COMPILE_PROCESSES,
-                               python=False)
+                               python=python)
         _sandbox.give([cwd], recursive=True)
     try:
         proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=COMPILE_TIMEOUT_S,

@@ -7,7 +7,7 @@ and writes result.json and outputs.npz back. It never sees the oracle's outputs.
 Per call, outside the timer: every input is copied fresh from the pristine input set of
 the round (timed rounds rotate over K sets, the warm-up has its own, so no answer can be
 replayed from the previous call) and every output buffer poisoned. Inside the timer: only
-the call (C targets: timed in C by the trampoline; Python and numba targets:
+the call (C targets: timed in C by the trampoline; Python, numba and module targets:
 perf_counter_ns around the call). The instant a call returns its outputs are copied and its
 inputs compared with the pristine set; the parent gets each set's first answer and every
 later answer that differs, to check them all. Before the candidate's next call (and once
@@ -15,6 +15,10 @@ more after a pause at the end) its outputs are compared with what they were at r
 a change means work still going on after the call returned. The judge's own targets'
 outputs are poisoned right after their calls, so the answer is not in memory when the
 candidate runs.
+
+A candidate written in Python (kind "module": the python and pythran languages) is
+imported from its build folder and called like the NumPy reference; what its code raises,
+loading or called, is its failure: result.json's error says what and where.
 
 An optional target (a baseline) that cannot be loaded, or raises, is dropped and its error
 reported in result.json's target_errors; the others are still timed. Which target the
@@ -31,11 +35,13 @@ import mmap
 import os
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
 
 from hpcab.case import poison
+from hpcab.errors import InputError
 
 
 class CTarget:
@@ -125,18 +131,87 @@ class NumbaTarget(PythonTarget):
             raise LoadError(f"numba cannot compile the reference {self.kernel.name}: {_brief(exc)}") from None
 
     def collect_returns(self) -> None:
-        # numba boxes a returned scalar as a Python float or int: give it the manifest's dtype.
-        rets = self.kernel.returns
-        if rets:
-            items = self.returned if len(rets) > 1 else (self.returned,)
-            if isinstance(items, tuple) and len(items) == len(rets):
-                cast = tuple(np.asarray(v).astype(r.dtype, copy=False) for v, r in zip(items, rets))
-                self.returned = cast if len(rets) > 1 else cast[0]
+        self.returned = _cast_returns(self.returned, self.kernel.returns, scalars_only=False)
         super().collect_returns()
+
+
+def _cast_returns(returned, rets, scalars_only: bool):
+    """numba (and pythran) box a returned scalar as a Python float or int: give it the
+    manifest's dtype (scalars_only: leave arrays as they are, for the check to judge)."""
+    if not rets:
+        return returned
+    items = returned if len(rets) > 1 else (returned,)
+    if not (isinstance(items, tuple) and len(items) == len(rets)):
+        return returned
+    cast = tuple(v if scalars_only and np.ndim(v) else np.asarray(v).astype(r.dtype, copy=False)
+                 for v, r in zip(items, rets))
+    return cast if len(rets) > 1 else cast[0]
+
+
+class ModuleTarget(PythonTarget):
+    """A candidate in Python (languages python and pythran): its module (the source, or the
+    extension module pythran built) is imported from its build folder, and its function
+    with the reference's name is called with the reference's arguments, timed like the
+    reference. One untimed call when it is loaded, on the warm-up's input set, so a JIT
+    (numba) never compiles inside the timer."""
+
+    def __init__(self, spec: dict, job: dict, pristine: dict, warm: dict):
+        super().__init__(spec, job, pristine)
+        self.path = Path(spec["library"])
+        # An extension module's name is fixed by its init function (PyInit_candidate): the
+        # file's stem. A source module gets a name of its own (its build's key).
+        name = (f"hpcab_candidate_{self.path.parent.name[:16]}" if self.path.suffix == ".py"
+                else self.path.name.split(".")[0])
+        try:
+            found = importlib.util.spec_from_file_location(name, self.path)
+            module = importlib.util.module_from_spec(found)
+            sys.modules[name] = module
+            found.loader.exec_module(module)
+        except (Exception, SystemExit) as exc:
+            raise CandidateError(f"importing the candidate raised {_failure(exc, self.path)}") from None
+        fn = getattr(module, self.kernel.name, None)
+        if not callable(fn):
+            raise CandidateError(f"the candidate defines no function {self.kernel.name!r}: it must have the NumPy "
+                                 f"reference's name and arguments (hpcab show {self.kernel.name} --abi python)")
+        self.function = fn
+        for a in self.kernel.arrays:
+            np.copyto(self.buffers[a.name], warm[a.name])
+        try:
+            fn(*self.args)
+        except (Exception, SystemExit) as exc:
+            raise CandidateError(f"the candidate's first (untimed) call raised {_failure(exc, self.path)}") from None
+
+    def call(self) -> int:
+        fn, args = self.function, self.args
+        try:
+            t0 = time.perf_counter_ns()
+            self.returned = fn(*args)
+            t1 = time.perf_counter_ns()
+        except (Exception, SystemExit) as exc:
+            raise CandidateError(f"the candidate raised {_failure(exc, self.path)}") from None
+        return t1 - t0
+
+    def collect_returns(self) -> None:
+        self.returned = _cast_returns(self.returned, self.kernel.returns, scalars_only=True)
+        try:
+            super().collect_returns()
+        except InputError as exc:
+            raise CandidateError(f"{exc.field} (the candidate) {exc.message}") from None
 
 
 class LoadError(Exception):
     pass
+
+
+class CandidateError(Exception):
+    """The candidate's own Python code failed (import, call, return values): its graded error."""
+
+
+def _failure(exc: BaseException, path: Path) -> str:
+    """The exception, and the candidate's line that raised it (its last frame in the candidate's file)."""
+    where = next((f" (candidate line {f.lineno}: {f.line})" for f in reversed(traceback.extract_tb(exc.__traceback__))
+                  if f.filename == str(path)), "")
+    return _brief(exc) + where
 
 
 def _brief(exc: BaseException, limit: int = 2000) -> str:
@@ -198,7 +273,8 @@ def _harness_ffi(module: str):
     return mod.ffi
 
 
-def _load(spec: dict, job: dict, pristine: dict):
+def _load(spec: dict, job: dict, pristine: dict, warm: dict):
+    """pristine: the first input set (the buffers' start); warm: the warm-up's."""
     if spec["kind"] == "c":
         ffi = _harness_ffi(job["harness_ffi"])
         harness = ffi.dlopen(job["harness"])
@@ -207,6 +283,8 @@ def _load(spec: dict, job: dict, pristine: dict):
         return NumbaTarget(spec, job, pristine)
     if spec["kind"] == "python":
         return PythonTarget(spec, job, pristine)
+    if spec["kind"] == "module":
+        return ModuleTarget(spec, job, pristine, warm)
     raise LoadError(f"target {spec['name']!r}: unknown kind {spec['kind']!r}")
 
 
@@ -229,12 +307,12 @@ def run(jobdir: Path) -> int:
     for index, spec in enumerate(job["targets"]):
         where.set(Where.LOADING, index)
         try:
-            targets.append((index, spec, _load(spec, job, pristine[0])))
+            targets.append((index, spec, _load(spec, job, pristine[0], pristine[sets])))
         except Exception as exc:
             if spec.get("optional"):
-                target_errors[spec["name"]] = str(exc) if isinstance(exc, LoadError) else _brief(exc)
+                target_errors[spec["name"]] = str(exc) if isinstance(exc, (LoadError, CandidateError)) else _brief(exc)
                 continue
-            if isinstance(exc, LoadError):
+            if isinstance(exc, (LoadError, CandidateError)):
                 (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
                 return 3
             raise
@@ -324,6 +402,10 @@ def run(jobdir: Path) -> int:
                 ns = t.call()
                 after_call(t, trusted, s, len(samples[t.name]) if timed_round else None)
             except Exception as exc:
+                if isinstance(exc, CandidateError) and not spec.get("optional"):
+                    # The candidate's failure, reported (the where file still names it).
+                    (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
+                    return 3
                 if not spec.get("optional"):
                     raise
                 drop(index, spec, t, exc)

@@ -21,7 +21,7 @@ import attrs
 import numpy as np
 
 from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
-from hpcab.build import Build, Candidate, build
+from hpcab.build import Build, Candidate, build, target_kind
 from hpcab.case import Case, input_set_cases, make_inputs, run_oracle
 from hpcab.check import Check, check_outputs
 from hpcab.environment import fingerprint
@@ -108,10 +108,11 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
                baseline: PreparedBaseline | None = None, slot: Slot | None = None,
-               machine: "Machine | None" = None) -> CaseResult:
+               machine: "Machine | None" = None, kind: str = "c") -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, interleaved in one child. Inputs, the
-    oracle and the checks run outside the measurement slot; only the child runs inside it."""
+    oracle and the checks run outside the measurement slot; only the child runs inside it.
+    kind: how the child calls the candidate (hpcab.build.target_kind of its language)."""
     set_cases = input_set_cases(case, policy.input_sets)
     inputs = [make_inputs(kernel, c) for c in set_cases]
     expected = [run_oracle(kernel, c, values) for c, values in zip(set_cases, inputs)]
@@ -119,7 +120,7 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
     with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
         waited = time.monotonic() - waited
         policy = attrs.evolve(policy, cpus=tuple(cpus)) if cpus else policy
-        run, extra, base_error = _run_targets(kernel, case, inputs, library, harness, policy, baseline)
+        run, extra, base_error = _run_targets(kernel, case, inputs, library, harness, policy, baseline, kind)
     result = _judge_run(kernel, case, expected, library, baseline, run, extra, base_error)
     if result.status == "ok" and machine is not None:
         result = roofline_check(kernel, result, machine)
@@ -136,9 +137,9 @@ def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> Ca
 
 
 def _run_targets(kernel: Kernel, case: Case, inputs: list[dict[str, np.ndarray]], library: Path | None,
-                 harness: Path | None, policy: Policy, baseline: PreparedBaseline | None):
+                 harness: Path | None, policy: Policy, baseline: PreparedBaseline | None, kind: str = "c"):
     """The measuring child's run(s): (run, the baseline target still in it or None, baseline error)."""
-    targets = ([Target(CANDIDATE, "c", library)] if library is not None else []) + [
+    targets = ([Target(CANDIDATE, kind, library)] if library is not None else []) + [
         Target(NUMPY, "python", trusted=True)]
     extra = baseline.target if baseline is not None else None
     base_error = ""
@@ -316,7 +317,8 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         lap("prepare")
         for case in cases:
             say(f"running {case.describe()}")
-            results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine))
+            results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine,
+                                      target_kind(candidate.language)))
         if any(r.flag == "roofline" for r in results):
             # Before flagging, measure the machine again: a probe slowed by a neighbour gives
             # a bound too high. Flag only what is still too fast.

@@ -72,13 +72,14 @@ def pinned(policy: Policy) -> Policy:
 
 @attrs.frozen
 class Target:
-    """One implementation to time: a C-ABI library, the NumPy reference ('python'), or the
-    reference jitted by numba ('numba').
+    """One implementation to time: a C-ABI library, the NumPy reference ('python'), the
+    reference jitted by numba ('numba'), or a candidate's Python module or extension module
+    ('module': the python and pythran languages, called like the reference).
 
     An optional target (a baseline) never fails the run: if it cannot be loaded or raises,
     the child drops it and reports why in RunResult.target_errors."""
     name: str
-    kind: str                 # c | python | numba
+    kind: str                 # c | python | numba | module
     library: Path | None = None
     optional: bool = False
     trusted: bool = False     # the judge's own code (NumPy, a baseline): its answers are wiped after each call

@@ -6,6 +6,7 @@ import functools
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -14,6 +15,15 @@ import attrs
 from hpcab.errors import InputError
 from hpcab.paths import toolchains_dir
 from hpcab.schema import validate
+
+# A command (or version command) "{python}" is the judge's own interpreter, sys.executable:
+# a Python framework must be checked and built by the Python that imports the result in
+# the measuring child (an extension module built for another one does not load).
+PYTHON = "{python}"
+
+
+def _program(name: str) -> str:
+    return sys.executable if name == PYTHON else name
 
 
 @attrs.frozen
@@ -29,13 +39,31 @@ class Compiler:
     base_flags: tuple[str, ...]
     shared_flags: tuple[str, ...]
     link_flags: tuple[str, ...]
+    # What the build produces: "candidate" + this. The source's own suffix: the compile
+    # only checks the source (Python), which is then the product itself.
+    output_suffix: str = ".so"
+    # Another compiler this one drives (pythran → g++): its version is part of every build's identity.
+    backend: str | None = None
+
+    @property
+    def executable(self) -> str:
+        return _program(self.command)
+
+    @property
+    def runs_in_python(self) -> bool:
+        """Run by the judge's interpreter: sandboxed, it needs that Python's installation."""
+        return self.command == PYTHON
 
     def available(self) -> bool:
-        return shutil.which(self.command) is not None
+        if shutil.which(self.executable) is None:
+            return False
+        # The interpreter is always there; the module it runs (pythran) may not be.
+        return not self.runs_in_python or self.installed_version() != "missing"
 
     def installed_version(self) -> str:
-        """The version of the compiler on PATH ('missing' if there is none)."""
-        return probe_version(self.version_command)
+        """The version of the compiler on PATH, or of the module the judge's Python runs
+        ('missing' if there is none)."""
+        return probe_version(tuple(_program(c) for c in self.version_command))
 
 
 @attrs.frozen
@@ -75,8 +103,10 @@ class Toolchains:
         return self.flagsets[name]
 
     def compile_command(self, compiler: Compiler, flagset: FlagSet, source: Path, output: Path) -> list[str]:
-        return [compiler.command, *compiler.base_flags, *flagset.flags_for(compiler), *compiler.shared_flags,
-                "-o", str(output), str(source), *compiler.link_flags]
+        # A check whose product is the source itself (Python) names no output.
+        out = [] if output == source else ["-o", str(output)]
+        return [compiler.executable, *compiler.base_flags, *flagset.flags_for(compiler), *compiler.shared_flags,
+                *out, str(source), *compiler.link_flags]
 
     def matrix(self) -> dict:
         """The compiler × flag-set matrix as plain data (what the Nix flake reads too)."""
@@ -97,9 +127,12 @@ def probe_version(command: tuple[str, ...]) -> str:
     if shutil.which(command[0]) is None:
         return "missing"
     try:
-        out = subprocess.run(list(command), capture_output=True, text=True, timeout=30).stdout
+        proc = subprocess.run(list(command), capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
+    if proc.returncode != 0:      # e.g. the judge's Python without the pythran module
+        return "missing"
+    out = proc.stdout
     # nvcc-style banners carry the version on a 'release' line; others print just the version.
     release = re.search(r"release (\d+\.\d+)", out)
     if release:
@@ -151,4 +184,8 @@ def load_toolchains(directory: Path | None = None) -> Toolchains:
             raise InputError(src, f"defaults.compilers.{lang}", f"names unknown compiler {name!r}")
         if compilers[name].language != lang:
             raise InputError(src, f"defaults.compilers.{lang}", f"{name!r} compiles {compilers[name].language}, not {lang}")
+    for name, c in compilers.items():
+        if c.backend is not None and c.backend not in compilers:
+            raise InputError(str(origin[f"compilers.{name}"]), f"compilers.{name}.backend",
+                             f"names unknown compiler {c.backend!r}")
     return Toolchains(compilers, flagsets, defaults["flagset"], dict(defaults["compilers"]), files)

@@ -153,7 +153,7 @@ class Session:
         self.scores += 1
         doc = self.judge.score(self.task.kernel, source, language, flagset, label, compiler)
         self.score_docs.append(doc)
-        self._log({"event": "score", "language": language, "flagset": flagset, "label": label,
+        self.log({"event": "score", "language": language, "flagset": flagset, "label": label,
                    "status": doc.get("status"), "speedup": speedup_of(doc)})
         return doc
 
@@ -169,7 +169,7 @@ class Session:
         doc = self.judge.submit(self.task.kernel, source, language, flagset, label, compiler,
                                 submission_id=uuid.uuid4().hex, usage=usage)
         self.submissions.append(doc)
-        self._log({"event": "submit", "language": language, "flagset": flagset, "label": label,
+        self.log({"event": "submit", "language": language, "flagset": flagset, "label": label,
                    "grade_id": doc.get("id"), "status": doc.get("status"), "speedup": speedup_of(doc)})
         return doc
 
@@ -178,14 +178,14 @@ class Session:
         with self._lock:
             self.calls.append(call)
             self._unsent.append(call)
-        self._log({"event": "model_call", **call.as_json()})
+        self.log({"event": "model_call", **call.as_json()})
 
     def unsent_usage(self) -> dict | None:
         """The model calls no submission has carried yet (a task that ended without one)."""
         with self._lock:
             return usage_document(self._unsent, self.elapsed) if self._unsent else None
 
-    def _log(self, record: dict) -> None:
+    def log(self, record: dict) -> None:
         if self.log_path is None:
             return
         record = {"time": round(self.elapsed, 3), "kernel": self.task.kernel, **record}

@@ -104,7 +104,7 @@ def run_task(agent: Agent, kernel: str, judge: JudgeHandle, budget: Budget, out_
         ended_by, error = "error", f"{type(exc).__name__}: {exc}"
         (out_dir / "errors.log").open("a").write(f"--- {kernel}\n{traceback.format_exc()}\n")
     if error:
-        session._log({"event": "error", "message": error})
+        session.log({"event": "error", "message": error})
     chosen = chosen_submission(session.submissions)
     calls = session.calls
     status = chosen["status"] if chosen else ("error" if error else "not submitted")

@@ -52,7 +52,9 @@ from hpcab.toolchain import load_toolchains
 log = logging.getLogger("hpcab.judge")
 
 NOT_FOR_SUBMISSIONS = {"harness"}      # flag sets only the judge itself uses
-TASK_LANGUAGES = ("c", "cpp", "fortran", "cuda")     # those with a prototype (hpcab.abi.show_abi)
+# Those with a prototype (hpcab.abi.show_abi); a task lists those the judge can build
+# (python: always, the judge's own interpreter; pythran: where it is installed).
+TASK_LANGUAGES = ("c", "cpp", "fortran", "cuda", "python", "pythran")
 FINISHED = ("graded", "interrupted", "error")
 
 
@@ -391,7 +393,7 @@ class Judge:
         try:
             if not mine:
                 raise sqlite3.IntegrityError(sid)
-            if not add_submission(self.db(), row, agent.submissions):
+            if not add_submission(self.db(), dict(row, usage=body.get("usage")), agent.submissions):
                 raise ApiError(403, f"agent {agent.name!r} has spent its submission budget ({agent.submissions})")
         except sqlite3.IntegrityError:
             # The same submission_id, posted twice at once: the other request grades it.

@@ -1,0 +1,339 @@
+"""LLMAgent: a tool-calling model writes the kernel (`hpcab agent llm`).
+
+    hpcab agent llm --model http://127.0.0.1:8000/v1 --model-name qwen --option max_turns=20
+    hpcab agent llm --model https://api.anthropic.com --model-name claude-... --option api=anthropic
+
+The model gets a prompt assembled from the fragments in hpcab/agents/prompts/ (see
+docs/prompts.md) and five tools: read_task, write_file, read_file (inside the task's
+workdir only), score (the judge's public cases) and submit (the final answer). Each turn
+the agent calls the model, runs the tool calls it asked for and sends back the results,
+until the model submits a correct file, max_turns is reached, or the model twice answers
+without a tool call (it is nudged once). A task that ends without a correct submission
+submits the best file that scored correct, if there is one (option submit_best). Every completion's usage is
+reported with session.add_usage (docs/token_accounting.md). The HTTP side, both APIs and
+the retry policy are in llm_providers.py; the prompt and the grade summaries the model
+reads in llm_prompts.py.
+
+Options (`--option key=value`; strings are converted):
+    model_url       the API's base URL (required): http://host:8000/v1, https://api.anthropic.com
+    model_name      the model's name as the API knows it (required)
+    api             openai (default; any OpenAI-compatible chat-completions server) or anthropic
+    api_key_env     the environment variable holding the key (default OPENAI_API_KEY or
+                    ANTHROPIC_API_KEY); unset or empty: no key is sent (local servers)
+    language        c (default), cpp or fortran: the language the model is asked to write
+    max_turns       30: model calls at most
+    max_tokens      4096: per completion
+    temperature     0
+    timeout         300: seconds per request
+    retries         5: retries of a request on 429, 5xx, a reset or a timeout
+    backoff         1.0: seconds before the first retry (doubled each time, with jitter)
+    keep_going      false: after a correct submission, go on while the submission budget allows
+    submit_best     true: at an end without a correct submission, submit the best correct score
+    prompts_dir     a folder whose files replace the prompt fragments of the same name
+    max_file_bytes  262144: the largest file write_file writes and read_file returns
+    prompt_cache    true: Anthropic cache_control breakpoints (system, conversation)
+    max_tokens_field  max_tokens: the OpenAI body key for max_tokens (max_completion_tokens
+                    for OpenAI's reasoning models)
+    transcript      true: write the conversation to <workdir>/llm-transcript.json at the end
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from hpcab.agents.base import Agent, BudgetExhausted, Session, Task, speedup_of
+from hpcab.agents.llm_prompts import FRAGMENTS, LANGUAGES, prompt_name, render_prompts, summarize_grade
+from hpcab.agents.llm_providers import ModelError, ToolCall, ToolResult, make_provider
+from hpcab.client import JudgeError
+from hpcab.errors import InputError
+
+__all__ = ["LLMAgent", "ModelError", "TOOLS", "FRAGMENTS", "parse_options", "render_prompts", "summarize_grade"]
+
+SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f90": "fortran", ".f": "fortran",
+            ".F90": "fortran", ".cu": "cuda"}
+TRANSCRIPT = "llm-transcript.json"
+
+# name -> (type, default); None default: required
+OPTIONS: dict[str, tuple[type, Any]] = {
+    "model_url": (str, None), "model_name": (str, None), "api": (str, "openai"), "api_key_env": (str, ""),
+    "language": (str, "c"), "max_turns": (int, 30), "max_tokens": (int, 4096), "temperature": (float, 0.0),
+    "timeout": (float, 300.0), "retries": (int, 5), "backoff": (float, 1.0), "keep_going": (bool, False),
+    "submit_best": (bool, True), "prompts_dir": (str, ""), "max_file_bytes": (int, 262144),
+    "prompt_cache": (bool, True), "max_tokens_field": (str, "max_tokens"), "transcript": (bool, True),
+}
+
+_PATH = {"type": "string", "description": "a path relative to your working folder, e.g. gemm.c"}
+_FLAGSET = {"type": "string", "description": "a flag set named in the task (default: the task's default)"}
+TOOLS: list[dict] = [
+    {"name": "read_task", "description": "Return the task description again.",
+     "parameters": {"type": "object", "properties": {}, "additionalProperties": False}},
+    {"name": "write_file", "description": "Write a text file into your working folder (replacing it if it exists).",
+     "parameters": {"type": "object", "properties": {"path": _PATH, "content": {"type": "string"}},
+                    "required": ["path", "content"], "additionalProperties": False}},
+    {"name": "read_file", "description": "Read a text file of your working folder.",
+     "parameters": {"type": "object", "properties": {"path": _PATH}, "required": ["path"],
+                    "additionalProperties": False}},
+    {"name": "score", "description": "Compile the file and grade it on the public cases (not recorded): status, "
+                                     "correctness per case, compiler diagnostics, speedup over the baseline.",
+     "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET}, "required": ["path"],
+                    "additionalProperties": False}},
+    {"name": "submit", "description": "Submit the file as the FINAL answer: graded on the public and hidden "
+                                      "cases and recorded.",
+     "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET}, "required": ["path"],
+                    "additionalProperties": False}},
+]
+_REQUIRED = {t["name"]: t["parameters"].get("required", []) for t in TOOLS}
+_PARAMS = {t["name"]: set(t["parameters"]["properties"]) for t in TOOLS}
+
+
+class ToolError(Exception):
+    """A tool call the model can correct: answered as a tool error, the loop goes on."""
+
+
+class LLMAgent(Agent):
+    name = "llm"
+    languages = ("c", "cpp", "fortran")
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.config = parse_options(options)
+        self.languages = (self.config["language"],)
+
+    # ---- the loop ----------------------------------------------------------------------
+
+    def solve(self, task: Task, session: Session) -> None:
+        cfg = self.config
+        language = cfg["language"]
+        doc = task.doc if language == "c" and task.doc.get("language", "c") == "c" else session.task_for(language)
+        if doc.get("languages") and language not in doc["languages"]:
+            raise InputError("agent llm", "language", f"the judge cannot compile {language!r} "
+                                                      f"(it takes {', '.join(doc['languages'])})")
+        system, task_text, nudge = render_prompts(doc, session, cfg)
+        key = os.environ.get(cfg["api_key_env"] or ("ANTHROPIC_API_KEY" if cfg["api"] == "anthropic"
+                                                     else "OPENAI_API_KEY")) or None
+        provider = make_provider(cfg["api"], cfg["model_url"], cfg["model_name"], key, max_tokens=cfg["max_tokens"],
+                                 temperature=cfg["temperature"], timeout=cfg["timeout"], retries=cfg["retries"],
+                                 backoff=cfg["backoff"], on_retry=session.log,
+                                 prompt_cache=cfg["prompt_cache"], max_tokens_field=cfg["max_tokens_field"])
+        provider.start(system, task_text)
+        tools = _Toolbox(task, session, doc, task_text, cfg)
+        session.log({"event": "llm_start", "api": cfg["api"], "url": provider.url, "model": cfg["model_name"],
+                       "language": language})
+        reason = "max_turns"
+        try:
+            idle = 0
+            for turn in range(cfg["max_turns"]):
+                session.check(f" before model turn {turn + 1}")
+                wall = session.remaining()["wall_seconds"]      # no request outlives the wall budget by much
+                provider.transport.timeout = cfg["timeout"] if wall is None else max(1.0, min(cfg["timeout"], wall))
+                reply = provider.complete(TOOLS)
+                if reply.usage is not None:
+                    session.add_usage(reply.usage)
+                else:
+                    session.log({"event": "usage_missing", "turn": turn + 1})
+                provider.add_reply(reply)
+                session.log({"event": "llm_turn", "turn": turn + 1, "stop_reason": reply.stop_reason,
+                               "tools": [c.name for c in reply.tool_calls], "text": reply.text[:300]})
+                if not reply.tool_calls:
+                    idle += 1
+                    if idle >= 2:
+                        reason = "no_tool_call"
+                        break
+                    provider.add_user(nudge)
+                    continue
+                idle = 0
+                provider.add_tool_results([tools.run(call) for call in reply.tool_calls])
+                if tools.finished:
+                    reason = "submitted"
+                    break
+        except (BudgetExhausted, ModelError) as exc:
+            reason = type(exc).__name__
+            session.log({"event": "llm_end", "reason": reason, "error": str(exc)})
+            try:
+                self._fallback(tools, session, reason)
+            except Exception as fallback_exc:       # the first error is the one to report
+                session.log({"event": "fallback_failed", "error": f"{type(fallback_exc).__name__}: {fallback_exc}"})
+            raise
+        finally:
+            if cfg["transcript"]:
+                _write_transcript(task.workdir / TRANSCRIPT, provider)
+        session.log({"event": "llm_end", "reason": reason})
+        self._fallback(tools, session, reason)
+
+    def _fallback(self, tools: "_Toolbox", session: Session, reason: str) -> None:
+        """No correct submission yet: submit the best file that scored correct (say so in the log)."""
+        best = tools.best
+        if any(d.get("correct") is True for d in session.submissions) or best is None \
+                or not self.config["submit_best"] or not session.can_submit:
+            return
+        session.log({"event": "fallback_submit", "reason": reason, "path": best["path"],
+                       "flagset": best["flagset"], "scored_speedup": best["speedup"],
+                       "note": "the task ended without a correct submission; submitting the best file that "
+                               "scored correct"})
+        session.submit(best["source"], best["language"], best["flagset"], label=best["path"])
+
+
+# ---- options ---------------------------------------------------------------------------
+
+def parse_options(options: dict) -> dict:
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise InputError("agent llm", "option", f"unknown option(s) {', '.join(unknown)}; "
+                                                f"known: {', '.join(OPTIONS)}")
+    cfg = {}
+    for key, (kind, default) in OPTIONS.items():
+        value = options.get(key, default)
+        if value is None:
+            raise InputError("agent llm", key, "required (--model URL gives model_url, --model-name model_name)")
+        try:
+            if kind is bool and isinstance(value, str):
+                if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                    raise ValueError(value)
+                value = value.lower() in ("1", "true", "yes", "on")
+            value = kind(value)
+        except (TypeError, ValueError):
+            raise InputError("agent llm", key, f"expected {kind.__name__}, got {value!r}") from None
+        cfg[key] = value
+    if cfg["api"] not in ("openai", "anthropic"):
+        raise InputError("agent llm", "api", f"expected openai or anthropic, got {cfg['api']!r}")
+    if cfg["language"] not in LANGUAGES:
+        raise InputError("agent llm", "language", f"expected one of {', '.join(LANGUAGES)}, got {cfg['language']!r}")
+    for key in ("max_turns", "max_tokens", "max_file_bytes"):
+        if cfg[key] < 1:
+            raise InputError("agent llm", key, f"must be at least 1, got {cfg[key]}")
+    if cfg["retries"] < 0 or cfg["timeout"] <= 0 or cfg["backoff"] < 0:
+        raise InputError("agent llm", "retries/timeout/backoff", "retries >= 0, timeout > 0, backoff >= 0")
+    if cfg["prompts_dir"] and not Path(cfg["prompts_dir"]).is_dir():
+        raise InputError("agent llm", "prompts_dir", f"{cfg['prompts_dir']} is not a folder")
+    return cfg
+
+
+# ---- the tools -------------------------------------------------------------------------
+
+class _Toolbox:
+    def __init__(self, task: Task, session: Session, doc: dict, task_text: str, cfg: dict):
+        self.task, self.session, self.doc, self.task_text, self.cfg = task, session, doc, task_text, cfg
+        self.workdir = Path(task.workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.best: dict | None = None           # the best correct score: path, source, language, flagset, speedup
+        self.finished = False                   # a submission ended the task
+
+    def run(self, call: ToolCall) -> ToolResult:
+        try:
+            if self.finished:
+                raise ToolError("not run: the task ended with the submission made earlier in this turn")
+            if call.name not in _REQUIRED:
+                raise ToolError(f"unknown tool {call.name!r}; the tools are {', '.join(_REQUIRED)}")
+            if call.arguments is None:
+                raise ToolError(f"{call.name}: {call.error}. Call it again with a JSON object of arguments.")
+            missing = [k for k in _REQUIRED[call.name] if k not in call.arguments]
+            if missing:
+                raise ToolError(f"{call.name}: missing required argument(s) {', '.join(missing)}")
+            args = {k: v for k, v in call.arguments.items() if k in _PARAMS[call.name]}     # extras: ignored
+            try:
+                result = getattr(self, "tool_" + call.name)(**args)
+            except (OSError, UnicodeError) as exc:
+                raise ToolError(f"{call.name}: {type(exc).__name__}: {exc}") from None
+            self.session.log({"event": "tool", "name": call.name, "path": call.arguments.get("path"), "ok": True})
+            return ToolResult(call.id, result)
+        except ToolError as exc:
+            self.session.log({"event": "tool", "name": call.name, "ok": False, "error": str(exc)[:300]})
+            return ToolResult(call.id, str(exc), is_error=True)
+
+    def _path(self, path: Any) -> Path:
+        if not isinstance(path, str) or not path.strip():
+            raise ToolError("path must be a non-empty string, relative to your working folder (e.g. "
+                            f"{prompt_name(self.doc, self.cfg)})")
+        if "\x00" in path or "\\" in path or len(path) > 200:
+            raise ToolError(f"path {path[:80]!r}: use a short relative path of plain names separated by /")
+        p = PurePosixPath(path)
+        if p.is_absolute() or Path(path).is_absolute():
+            raise ToolError(f"path {path!r} is absolute; only paths relative to your working folder are allowed")
+        if ".." in p.parts:
+            raise ToolError(f"path {path!r} contains '..'; only paths inside your working folder are allowed")
+        full = self.workdir / p
+        if not full.resolve().is_relative_to(self.workdir.resolve()):
+            raise ToolError(f"path {path!r} leads outside your working folder")
+        if p.as_posix() == TRANSCRIPT:
+            raise ToolError(f"{TRANSCRIPT} is reserved for the agent; choose another name")
+        return full
+
+    def _read(self, path: Any) -> tuple[Path, str]:
+        full = self._path(path)
+        if not full.is_file():
+            raise ToolError(f"no file {path!r} in your working folder; write it first with write_file")
+        if full.stat().st_size > self.cfg["max_file_bytes"]:
+            raise ToolError(f"{path!r} is larger than {self.cfg['max_file_bytes']} bytes")
+        return full, full.read_text(errors="replace")
+
+    def tool_read_task(self) -> str:
+        return self.task_text
+
+    def tool_write_file(self, path: Any, content: Any) -> str:
+        if not isinstance(content, str):
+            raise ToolError("write_file: content must be a string (the whole file)")
+        size = len(content.encode())
+        if size > self.cfg["max_file_bytes"]:
+            raise ToolError(f"write_file: {size} bytes is more than the limit of {self.cfg['max_file_bytes']}")
+        full = self._path(path)
+        if full.is_dir():
+            raise ToolError(f"{path!r} is a folder")
+        full.parent.mkdir(parents=True, exist_ok=True)
+        full.write_text(content)
+        return f"wrote {size} bytes to {path}"
+
+    def tool_read_file(self, path: Any) -> str:
+        return self._read(path)[1]
+
+    def _grade(self, kind: str, path: Any, flagset: Any = None) -> dict:
+        full, source = self._read(path)
+        if flagset is not None and not isinstance(flagset, str):
+            raise ToolError(f"flagset must be a string: one of {', '.join(self.doc.get('flagsets') or {})}")
+        language = SUFFIXES.get(full.suffix) or SUFFIXES.get(full.suffix.lower())
+        if language is None:
+            raise ToolError(f"cannot tell the language of {path!r} from its suffix; name it "
+                            f"{prompt_name(self.doc, self.cfg)}")
+        if self.doc.get("languages") and language not in self.doc["languages"]:
+            raise ToolError(f"the judge does not compile {language} here (it takes {', '.join(self.doc['languages'])})")
+        s = self.session
+        if kind == "score" and not s.can_score:
+            raise ToolError("no scores left in the budget; submit the file you trust most")
+        if kind == "submit" and not s.can_submit:
+            raise ToolError("no submissions left in the budget")
+        try:
+            call = s.score if kind == "score" else s.submit
+            doc = call(source, language, flagset, label=str(path))
+        except JudgeError as exc:
+            if exc.status is not None and 400 <= exc.status < 500:
+                raise ToolError(f"the judge refused the request: {exc.message}") from None
+            raise
+        if kind == "score" and doc.get("correct") is True and doc.get("status") == "ok":
+            speed = speedup_of(doc)
+            best = self.best
+            if best is None or (speed is not None and (best["speedup"] is None or speed > best["speedup"])):
+                self.best = {"path": str(path), "source": source, "language": language, "flagset": flagset,
+                             "speedup": speed}
+        return doc
+
+    def tool_score(self, path: Any, flagset: Any = None) -> str:
+        return summarize_grade(self._grade("score", path, flagset), self.session)
+
+    def tool_submit(self, path: Any, flagset: Any = None) -> str:
+        """A correct submission ends the task (unless keep_going); a wrong one does while no
+        submission is left."""
+        doc = self._grade("submit", path, flagset)
+        can = self.session.can_submit
+        self.finished = not can or (doc.get("correct") is True and not self.cfg["keep_going"])
+        head = "SUBMITTED (recorded)." if doc.get("correct") is True else \
+            "SUBMITTED (recorded), but NOT correct." + (" Fix it and submit again." if can else "")
+        return head + "\n" + summarize_grade(doc, self.session)
+
+
+def _write_transcript(path: Path, provider) -> None:
+    try:
+        path.write_text(json.dumps(provider.transcript(), indent=1))
+    except (OSError, TypeError, ValueError):
+        pass
