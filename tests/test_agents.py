@@ -203,3 +203,20 @@ def test_unknown_agents_kernels_and_judges_are_clear_errors(start_judge, tmp_pat
     proc = agent_cli("translator", "--kernels", "atax", "--judge", judge.url, "--out", str(tmp_path / "y"),
                      tmp_path=tmp_path, timeout=60)
     assert proc.returncode == 2 and "does not serve scientific_computing/dense_linear_algebra/atax" in proc.stderr
+
+
+def test_numba_and_pythran_compile_the_reference_and_submit_the_better_variant(start_judge, tmp_path):
+    judge = start_judge("--kernels", "s271_conditional", *FAST)
+    for name, labels, language in (("numba", {"numba.njit", "numba.njit(parallel=True)"}, "python"),
+                                   ("pythran", {"pythran@opt", "pythran@autopar"}, "pythran")):
+        out = tmp_path / name
+        proc = agent_cli(name, "--kernels", "s271_conditional", "--judge", judge.url, "--out", str(out),
+                         tmp_path=tmp_path)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        scores = log_events(out, "score")
+        assert {e["label"] for e in scores} == labels and all(e["status"] == "ok" for e in scores)
+        assert results(out)["s271_conditional"]["correct"]
+    by_language = {s["language"]: s for s in submissions(judge.db)}
+    assert set(by_language) == {"python", "pythran"} and all(s["state"] == "graded" for s in by_language.values())
+    assert "#pythran export s271_conditional(" in by_language["pythran"]["source"]
+    assert "def initialize" not in by_language["pythran"]["source"]
