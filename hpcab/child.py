@@ -43,6 +43,8 @@ import numpy as np
 from hpcab.case import poison
 from hpcab.errors import InputError
 
+_dumps = json.dumps      # bound before any candidate loads (and watched: see Watch)
+
 
 class CTarget:
     def __init__(self, spec: dict, job: dict, pristine: dict, ffi, harness):
@@ -219,6 +221,62 @@ def _brief(exc: BaseException, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
+# The judge's Python that its own targets (the NumPy reference, the baseline) are timed and
+# run through: a candidate in the same interpreter must not rewrite it.
+WATCHED_MODULES = ("builtins", "time", "math", "json", "numpy", "numpy.linalg", "numpy.fft", "hpcab.child",
+                   "hpcab.case", "hpcab.kernel")
+
+
+class Watch:
+    """The identities of every name in the watched modules (and of every method of the
+    classes they define), taken once the judge's own targets are loaded and before any
+    candidate code is, and compared after each of the candidate's loads and calls and once
+    at the end. A candidate that replaced numpy.where, time.perf_counter_ns or
+    PythonTarget.call (to slow the references down, or to fake a time) has failed.
+
+    This catches a rewrite that stays in place; code in the same interpreter can still undo
+    its own change before the next look, or rewrite this watch (docs/threat_model.md): the
+    complete answer is timing the references in a process the candidate never runs in."""
+
+    def __init__(self, functions: list = ()):
+        """functions: the judge's Python targets' functions, whose module globals are watched too."""
+        self.spaces = {m: vars(sys.modules[m]) for m in WATCHED_MODULES if m in sys.modules}
+        self.spaces[__name__] = globals()        # this very module, which runs as __main__
+        for f in functions:
+            f = getattr(f, "py_func", f)           # a numba dispatcher: the function it compiled
+            self.spaces.setdefault(f.__module__ or "reference", f.__globals__)
+        self.own = {__name__} | {m for m in self.spaces if m.startswith("hpcab.")}    # classes whose methods count
+        self.ids = self._take()
+
+    def _take(self) -> dict[tuple, int]:
+        ids = {}
+        for name, space in self.spaces.items():
+            for key, value in list(space.items()):
+                ids[(name, key)] = id(value)
+                if isinstance(value, type) and value.__module__ == name and name in self.own:
+                    for attr, member in list(vars(value).items()):
+                        ids[(name, key, attr)] = id(member)
+        return ids
+
+    def changed(self) -> list[str]:
+        now = self._take()
+        names = [".".join(k) for k, v in self.ids.items() if now.get(k) != v]
+        for k in now.keys() - self.ids.keys():
+            value = self.spaces[k[0]].get(k[1]) if len(k) == 2 else None
+            lazy = getattr(value, "__name__", None) == f"{k[0]}.{k[1]}"     # numpy imports submodules on first use
+            if not (lazy or (k[-1].startswith("__") and k[-1] != "__getattr__")):    # e.g. __warningregistry__
+                names.append(".".join(k))
+        return sorted(names)
+
+    def verdict(self, when: str) -> str | None:
+        names = self.changed()
+        if not names:
+            return None
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        return (f"the candidate rewrote the judge's Python {when}: {shown} (the references it is timed against "
+                f"run through these)")
+
+
 class Where:
     """Which target the child is busy with, in the shared file the caller reads after a crash."""
     LOADING, CALLING = 1, 2
@@ -302,9 +360,18 @@ def run(jobdir: Path) -> int:
     poisons = {n: poison(pristine[0][n].dtype, pristine[0][n].shape) for n in job["poisoned"]}
     where = Where(jobdir / "where")
 
+    def fail(message: str) -> int:
+        (jobdir / "result.json").write_text(_dumps({"error": message}))
+        return 3
+
     targets = []                 # (index in the job, spec, target)
     target_errors: dict[str, str] = {}
-    for index, spec in enumerate(job["targets"]):
+    # The judge's own targets load first, then the watch is taken, then the candidate loads.
+    trusted_first = sorted(enumerate(job["targets"]), key=lambda item: not item[1].get("trusted", False))
+    watch = None
+    for index, spec in trusted_first:
+        if watch is None and not spec.get("trusted", False):
+            watch = Watch([t.function for _, _, t in targets if isinstance(t, PythonTarget)])
         where.set(Where.LOADING, index)
         try:
             targets.append((index, spec, _load(spec, job, pristine[0], pristine[sets])))
@@ -313,9 +380,11 @@ def run(jobdir: Path) -> int:
                 target_errors[spec["name"]] = str(exc) if isinstance(exc, (LoadError, CandidateError)) else _brief(exc)
                 continue
             if isinstance(exc, (LoadError, CandidateError)):
-                (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
-                return 3
+                return fail(str(exc))
             raise
+        if watch is not None and (bad := watch.verdict("while it was loaded")):
+            return fail(bad)
+    targets.sort(key=lambda item: item[0])
     where.set(0)
 
     names = [t.name for _, _, t in targets]
@@ -401,11 +470,12 @@ def run(jobdir: Path) -> int:
                 _reset(t, pristine[s], poisons)
                 ns = t.call()
                 after_call(t, trusted, s, len(samples[t.name]) if timed_round else None)
+                if watch is not None and not trusted and (bad := watch.verdict("during a call")):
+                    return fail(bad)
             except Exception as exc:
                 if isinstance(exc, CandidateError) and not spec.get("optional"):
                     # The candidate's failure, reported (the where file still names it).
-                    (jobdir / "result.json").write_text(json.dumps({"error": str(exc)}))
-                    return 3
+                    return fail(str(exc))
                 if not spec.get("optional"):
                     raise
                 drop(index, spec, t, exc)
@@ -426,9 +496,11 @@ def run(jobdir: Path) -> int:
         if not spec.get("trusted", False):
             check_after_return(t)
     where.set(0)
+    if watch is not None and (bad := watch.verdict("after its calls")):
+        return fail(bad)
 
     np.savez(jobdir / "outputs.npz", **snapshots)
-    (jobdir / "result.json").write_text(json.dumps({
+    (jobdir / "result.json").write_text(_dumps({
         "samples_ns": samples, "sample_sets": sample_sets, "inputs_modified": modified,
         "changed_after_return": changed_after_return, "snapshots_dropped": budget["dropped"],
         "rounds": rnd, "target_errors": target_errors,
