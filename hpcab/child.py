@@ -247,6 +247,14 @@ class Watch:
             self.spaces.setdefault(f.__module__ or "reference", f.__globals__)
         self.own = {__name__} | {m for m in self.spaces if m.startswith("hpcab.")}    # classes whose methods count
         self.ids = self._take()
+        self.classes = [vars(v) for name in self.own for v in list(self.spaces[name].values())
+                        if isinstance(v, type) and v.__module__ == name]
+        self.quick = self._quick()
+
+    def _quick(self) -> list[tuple]:
+        """Every name and identity at C speed: equal to the last one means nothing changed."""
+        return ([(tuple(s), tuple(map(id, s.values()))) for s in self.spaces.values()]
+                + [tuple(map(id, c.values())) for c in self.classes])
 
     def _take(self) -> dict[tuple, int]:
         ids = {}
@@ -269,8 +277,12 @@ class Watch:
         return sorted(names)
 
     def verdict(self, when: str) -> str | None:
+        quick = self._quick()
+        if quick == self.quick:
+            return None
         names = self.changed()
         if not names:
+            self.quick = quick           # only what is allowed to appear appeared (see changed)
             return None
         shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         return (f"the candidate rewrote the judge's Python {when}: {shown} (the references it is timed against "
