@@ -1,4 +1,5 @@
-"""The hpcab command line: list, show, grade, baseline, translate, lint, serve, submit, tokens."""
+"""The hpcab command line: list, show, grade, baseline, translate, lint, serve, review, submit, agent, mcp,
+tokens, probe."""
 
 from __future__ import annotations
 
