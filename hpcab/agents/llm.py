@@ -47,13 +47,12 @@ from typing import Any
 from hpcab.agents.base import Agent, BudgetExhausted, Session, Task, speedup_of
 from hpcab.agents.llm_prompts import FRAGMENTS, LANGUAGES, prompt_name, render_prompts, summarize_grade
 from hpcab.agents.llm_providers import ModelError, ToolCall, ToolResult, make_provider
+from hpcab.build import language_of
 from hpcab.client import JudgeError
 from hpcab.errors import InputError
 
 __all__ = ["LLMAgent", "ModelError", "TOOLS", "FRAGMENTS", "parse_options", "render_prompts", "summarize_grade"]
 
-SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f90": "fortran", ".f": "fortran",
-            ".F90": "fortran", ".cu": "cuda"}
 TRANSCRIPT = "llm-transcript.json"
 
 # name -> (type, default); None default: required
@@ -292,7 +291,10 @@ class _Toolbox:
         full, source = self._read(path)
         if flagset is not None and not isinstance(flagset, str):
             raise ToolError(f"flagset must be a string: one of {', '.join(self.doc.get('flagsets') or {})}")
-        language = SUFFIXES.get(full.suffix) or SUFFIXES.get(full.suffix.lower())
+        try:
+            language = language_of(full)
+        except InputError:
+            language = None
         if language is None:
             raise ToolError(f"cannot tell the language of {path!r} from its suffix; name it "
                             f"{prompt_name(self.doc, self.cfg)}")
