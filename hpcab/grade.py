@@ -222,22 +222,25 @@ def _judge_run(kernel: Kernel, case: Case, expected: list[dict[str, np.ndarray]]
 def _memoized(samples: np.ndarray, sets: list[int]) -> str:
     """Inputs are copied fresh before every call, so an honest kernel takes about as long on
     an input set it has seen as on one it has not. A candidate that remembers answers is
-    slow the first time it meets each set and fast ever after."""
-    if len(sets) != len(samples) or len(set(sets)) < 2:
+    slow the first time it meets each set and fast ever after. Each set's first call is
+    compared with its second, which comes two rounds later (hpcab.child.set_of_round),
+    so a passing disturbance of the machine slows both alike."""
+    if len(sets) != len(samples):
         return ""
-    first: dict[int, int] = {}
+    seen: dict[int, list[int]] = {}
     for i, s in enumerate(sets):
-        first.setdefault(s, i)
-    seen_first = set(first.values())
-    firsts = np.array([samples[i] for i in seen_first], dtype=float)
-    rest = np.array([v for i, v in enumerate(samples) if i not in seen_first], dtype=float)
-    if len(rest) < len(firsts):
+        if len(seen.setdefault(s, [])) < 2:
+            seen[s].append(i)
+    pairs = [(float(samples[i]), float(samples[j])) for i, j in (v for v in seen.values() if len(v) == 2)]
+    if len(pairs) < 2:
         return ""
-    a, b = float(np.median(firsts)), float(np.median(rest))
-    if a >= MEMO_MIN_NS and a > MEMO_RATIO * b:
-        return (f"implausible: calls on an input set it had already seen took {b / 1e3:.3g} µs (median), "
-                f"{a / b:.0f}× less than its first call on each set ({a / 1e3:.3g} µs): answers remembered "
-                f"rather than computed? (not scored until reviewed)")
+    a = float(np.median([f for f, _ in pairs]))
+    ratio = float(np.median([f / max(r, 1.0) for f, r in pairs]))
+    if a >= MEMO_MIN_NS and ratio > MEMO_RATIO:
+        b = float(np.median([r for _, r in pairs]))
+        return (f"implausible: its second call on an input set took {b / 1e3:.3g} µs (median), {ratio:.0f}× less "
+                f"than its first call on that set ({a / 1e3:.3g} µs): answers remembered rather than computed? "
+                f"(not scored until reviewed)")
     return ""
 
 

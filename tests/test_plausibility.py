@@ -73,3 +73,25 @@ def test_an_implausible_grade_waits_for_a_review(corpus, toolchains, fast_policy
     assert implausible_grades(connect(db)) == []
     (row,) = implausible_grades(connect(db), pending_only=False)
     assert (row["verdict"], row["note"]) == ("rejected", "copied answers")
+
+
+def test_the_memo_check_compares_each_sets_first_and_second_calls_close_in_time():
+    import numpy as np
+
+    from hpcab.child import set_of_round
+    from hpcab.grade import _memoized
+
+    for k in (2, 3, 4, 5):
+        sets = [set_of_round(r, k) for r in range(40)]
+        assert all(a != b for a, b in zip(sets, sets[1:])), sets         # never the same set twice in a row
+        for s in range(k):
+            first, second = [i for i, x in enumerate(sets) if x == s][:2]
+            assert second - first == 2, (k, s, sets)
+    sets = [set_of_round(r, 3) for r in range(30)]
+    # The machine busy for the first three rounds: every set's first call among them (the
+    # old check compared those with the rest and called it a memo).
+    busy_start = np.array([90_000.0] * 3 + [30_000.0] * 27)
+    assert _memoized(busy_start, sets) == ""
+    # A memo: slow the first time each set is met, fast ever after.
+    memo = np.array([90_000.0 if i == sets.index(s) else 1_000.0 for i, s in enumerate(sets)])
+    assert "answers remembered" in _memoized(memo, sets)
