@@ -1,5 +1,5 @@
-"""The hpcab command line: list, show, grade, baseline, translate, lint, serve, review, submit, agent, mcp,
-tokens, probe."""
+"""The hpcab command line: list, show, grade, baseline, translate, lint, serve, review, submit, agent, status,
+mcp, tokens, probe."""
 
 from __future__ import annotations
 
@@ -337,6 +337,12 @@ def cmd_mcp(args, out: Console) -> int:
     return 0
 
 
+def cmd_status(args, out: Console) -> int:
+    from hpcab.launch.status import print_status, read_status
+    print_status(Path(args.run_dir), out)
+    return 0 if read_status(Path(args.run_dir))["state"] in ("succeeded", "running") else 1
+
+
 def cmd_tokens(args, out: Console) -> int:
     from hpcab.judge.tokens import issue_tokens
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
@@ -529,6 +535,10 @@ def build_parser() -> argparse.ArgumentParser:
     from hpcab.agents.runner import add_arguments, command as cmd_agent
     add_arguments(s)
     s.set_defaults(func=cmd_agent)
+
+    s = sub.add_parser("status", help="a launched run's state: each role's job, state and log (python -m hpcab.launch)")
+    s.add_argument("run_dir", help="the run folder the launcher printed")
+    s.set_defaults(func=cmd_status)
 
     s = sub.add_parser("mcp", help="serve a judge's tools to an MCP client (Claude Code, Codex, ...) over stdio: "
                                    "list_kernels, get_task, score, submit, get_grade")

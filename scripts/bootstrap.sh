@@ -7,8 +7,11 @@ cd "$(dirname "$0")/.."
 missing=()
 # command:package. bwrap (bubblewrap) is the sandbox candidates compile and run in; setpriv
 # and prlimit (util-linux) start the sandboxed command as an unprivileged user with its limits.
-for pair in gcc:gcc g++:g++ gfortran:gfortran bwrap:bubblewrap setpriv:util-linux prlimit:util-linux; do
-    command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+# slurm-wlm and munge: the tests start a real Slurm cluster on this machine (tests/slurm_cluster.py;
+# the daemons live in sbin, hence the longer PATH for the check).
+for pair in gcc:gcc g++:g++ gfortran:gfortran bwrap:bubblewrap setpriv:util-linux prlimit:util-linux \
+            slurmctld:slurm-wlm slurmd:slurm-wlm munged:munge; do
+    PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin" command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if ((${#missing[@]})); then
@@ -22,4 +25,4 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 # Exact versions in requirements/constraints.txt; the ranges live in pyproject.toml.
-.venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[dev,frameworks]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[dev,frameworks,launch]'

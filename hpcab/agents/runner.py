@@ -136,8 +136,8 @@ def run_failed(results: list[TaskResult]) -> bool:
     return any(r.error or r.submissions == 0 for r in results)
 
 
-def print_results(results: list[TaskResult], agent: Agent, out: Console) -> None:
-    table = Table(title=f"agent {agent.name}: {len(results)} task(s)")
+def print_results(results: list[TaskResult], agent_name: str, out: Console) -> None:
+    table = Table(title=f"agent {agent_name}: {len(results)} task(s)")
     for col, justify in (("kernel", "left"), ("track", "left"), ("correct", "center"), ("speedup", "right"),
                          ("baseline", "left"), ("submissions", "right"), ("scores", "right"),
                          ("tokens", "right"), ("wall", "right"), ("note", "left")):
@@ -241,7 +241,7 @@ def command(args, out: Console) -> int:
     if args.json:
         print((out_dir / "results.json").read_text())
     else:
-        print_results(results, agent, out)
+        print_results(results, agent.name, out)
         out.print(f"results: {out_dir / 'results.json'}; log: {out_dir / 'agent.jsonl'}", highlight=False)
     return 1 if run_failed(results) else 0
 

@@ -1,0 +1,124 @@
+"""An arm file (schemas/arm.schema.json): what a campaign runs, where, and how many of each.
+
+load_arm(path) validates the YAML against the schema, then what a schema cannot say: the
+role counts fit the allocation asked for, an inference role has a command, an llm agent
+has a model. Every error names the file and the field.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import yaml
+
+from hpcab.errors import InputError
+from hpcab.schema import validate
+
+ROLES = ("judge", "inference", "agent")        # the order they are started in
+
+
+@attrs.frozen
+class Role:
+    name: str
+    count: int
+    command: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    image: str | None = None
+    gpus: int = 0
+
+
+@attrs.frozen
+class Executor:
+    kind: str                       # local | slurm
+    partition: str | None = None
+    time_minutes: int = 60
+    nodes: int = 1
+    tasks_per_node: int | None = None
+    cpus_per_task: int = 1
+    mem_gb: float | None = None
+    gpus_per_node: int = 0
+    sbatch: dict = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Arm:
+    path: Path
+    experiment: str
+    output: Path
+    executor: Executor
+    roles: dict[str, Role]
+    optimizer: str
+    options: dict
+    kernels: str
+    model: dict | None
+    budgets: dict
+    rendezvous_timeout_s: float
+    raw: dict
+
+    def role(self, name: str) -> Role:
+        return self.roles.get(name) or Role(name, 0)
+
+    @property
+    def instances(self) -> int:
+        return sum(r.count for r in self.roles.values())
+
+
+def load_arm(path: Path | str) -> Arm:
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), "", "no such arm file")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise InputError(str(path), "", f"not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError(str(path), "", "an arm file is a YAML mapping (schemas/arm.schema.json)")
+    validate(data, "arm", path)
+    ex = data["executor"]
+    executor = Executor(ex["kind"], ex.get("partition"), ex.get("time_minutes", 60), ex.get("nodes", 1),
+                        ex.get("tasks_per_node"), ex.get("cpus_per_task", 1), ex.get("mem_gb"),
+                        ex.get("gpus_per_node", 0), dict(ex.get("sbatch", {})))
+    roles = {name: Role(name, spec["count"], tuple(spec.get("command", ())), tuple(spec.get("args", ())),
+                        spec.get("image"), spec.get("gpus", 0))
+             for name, spec in data["roles"].items()}
+    arm = Arm(path, data["experiment"], Path(data.get("output", "runs")), executor, roles, data["optimizer"],
+              dict(data.get("options", {})), data["kernels"], data.get("model"), dict(data.get("budgets", {})),
+              float(data.get("rendezvous_timeout_s", 300)), data)
+    check_arm(arm)
+    return arm
+
+
+def check_arm(arm: Arm) -> None:
+    """What the schema cannot say, each error naming the field."""
+    src = str(arm.path)
+    ex = arm.executor
+    if arm.role("judge").count < 1:
+        raise InputError(src, "roles.judge.count", "an arm needs at least one judge")
+    if arm.role("agent").count < 1:
+        raise InputError(src, "roles.agent.count", "an arm needs at least one agent worker")
+    inference = arm.role("inference")
+    if inference.count and not inference.command:
+        raise InputError(src, "roles.inference.command", "an inference role needs its server's command "
+                                                         "(e.g. [vllm, serve, '{model}', --port, '{port}'])")
+    if arm.optimizer == "llm" and not arm.model:
+        raise InputError(src, "model", "the llm optimizer needs a model: {name: ..., api: openai} and an inference "
+                                       "role or model.url")
+    if arm.optimizer == "llm" and not inference.count and not (arm.model or {}).get("url"):
+        raise InputError(src, "model.url", "with no inference role, the llm optimizer needs model.url")
+    if ex.kind == "local" and ex.nodes != 1:
+        raise InputError(src, "executor.nodes", f"the local executor runs on this one machine, not {ex.nodes} nodes")
+    if ex.kind == "slurm" and not ex.partition:
+        raise InputError(src, "executor.partition", "a slurm arm names its partition")
+    # The allocation: every role instance takes one task.
+    tasks = ex.nodes * (ex.tasks_per_node or arm.instances)
+    if arm.instances > tasks:
+        raise InputError(src, "executor.tasks_per_node",
+                         f"the roles need {arm.instances} tasks (judge {arm.role('judge').count} + inference "
+                         f"{inference.count} + agent {arm.role('agent').count}) but the arm asks for {ex.nodes} "
+                         f"node(s) x {ex.tasks_per_node} task(s) = {tasks}")
+    gpus = sum(r.count * r.gpus for r in arm.roles.values())
+    if gpus > ex.nodes * ex.gpus_per_node:
+        raise InputError(src, "executor.gpus_per_node",
+                         f"the roles need {gpus} GPU(s) but the arm asks for {ex.nodes} node(s) x "
+                         f"{ex.gpus_per_node} GPU(s)")

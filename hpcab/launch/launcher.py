@@ -1,0 +1,270 @@
+"""The launcher: an arm's roles as submitit jobs, watched until the run ends, loudly.
+
+    python -m hpcab.launch --arm launch/arms/local-smoke.yaml
+
+1. The arm is loaded and checked (hpcab.launch.arm) before anything is submitted.
+2. A run folder <output>/<experiment>-<time>/ gets the arm, a token per agent worker and
+   the rendezvous folder.
+3. Judges, then inference servers, then agent workers are submitted with the executor the
+   arm names (submitit LocalExecutor or SlurmExecutor: never auto-detected). Worker w uses
+   judge[w % J] (its requests carry that rank, which the judge checks) and inference[w % I].
+4. The jobs are polled; status.json is rewritten at every change. When every agent worker
+   has finished, RUN/stop tells the servers to stop. A job that fails, or a server that
+   ends before the workers do, fails the run: the others are cancelled, and the launch
+   exits 1 with a table naming each role, its job id, state and log.
+5. Ctrl-C cancels every job of the run (exit 130).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import attrs
+from rich.console import Console
+
+from hpcab.launch.arm import Arm
+from hpcab.launch.roles import STOP, Instance, fill, run_instance
+from hpcab.launch.status import RoleStatus, print_status, write_status
+
+POLL_S = 1.0
+SERVER_ROLES = ("judge", "inference")
+
+
+def run_folder(arm: Arm) -> Path:
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    run = (arm.output / f"{arm.experiment}-{stamp}").resolve()
+    n = 1
+    while run.exists():
+        n += 1
+        run = run.with_name(f"{arm.experiment}-{stamp}-{n}")
+    (run / "logs").mkdir(parents=True)
+    shutil.copy(arm.path, run / "arm.yaml")
+    return run
+
+
+def worker_tokens(arm: Arm, run: Path) -> Path:
+    """A tokens file for the judges (one agent per worker, budgets for the whole kernel
+    selection) and each worker's own token file (mode 600)."""
+    from hpcab.corpus import load_corpus
+    from hpcab.judge.tokens import issue_tokens
+    tasks = len(load_corpus().select(arm.kernels))
+    per_task = arm.budgets.get("submissions", 1)
+    scores = arm.budgets.get("scores")
+    names = [f"worker-{w}" for w in range(arm.role("agent").count)]
+    tokens = issue_tokens(names, per_task * tasks, run / "secrets" / "tokens.json",
+                          None if scores is None else scores * tasks)
+    for name, token in tokens.items():
+        fd = os.open(run / "secrets" / f"{name}.token", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(token + "\n")
+    return run / "secrets" / "tokens.json"
+
+
+def instances(arm: Arm, run: Path, tokens: Path) -> list[Instance]:
+    judges, inference = arm.role("judge").count, arm.role("inference").count
+    bind = "127.0.0.1" if arm.executor.kind == "local" else "0.0.0.0"
+    py = [sys.executable, "-m", "hpcab"]
+    out: list[Instance] = []
+    model = (arm.model or {}).get("name", "")
+
+    def make(role: str, index: int, default: list[str]) -> Instance:
+        spec = arm.role(role)
+        argv = list(spec.command) if spec.command else default + list(spec.args)
+        values = {"{rank}": str(index), "{worker}": str(index), "{run_dir}": str(run), "{model}": model}
+        argv = [fill(a, values) for a in argv]
+        return Instance(str(run), role, index, tuple(argv), (judges, inference), arm.rendezvous_timeout_s, bind)
+
+    for r in range(judges):
+        out.append(make("judge", r, py + ["serve", "--db", str(run / f"judge-{r}.db"), "--rank", str(r),
+                                          "--host", bind, "--port", "{port}", "--kernels", arm.kernels,
+                                          "--tokens", str(tokens), "--log", str(run / "logs" / f"judge-{r}.log")]))
+    for i in range(inference):
+        out.append(make("inference", i, []))
+    # Each kernel is one task of the arm: worker w takes kernels w, w + A, w + 2A, ...
+    from hpcab.corpus import load_corpus
+    names = [k.name for k in load_corpus().select(arm.kernels)]
+    workers = arm.role("agent").count
+    for w in range(workers):
+        share = names[w::workers]
+        if not share:
+            continue            # more workers than kernels: the extra ones have nothing to do
+        default = py + ["agent", arm.optimizer, "--kernels", ",".join(share), "--judge", "{judge_url}",
+                        "--rank", "{judge_rank}", "--token-file", str(run / "secrets" / f"worker-{w}.token"),
+                        "--out", str(run / "agents" / f"worker-{w}"), "--no-progress"]
+        for key, flag in (("submissions", "--submissions"), ("scores", "--scores"),
+                          ("wall_seconds", "--wall-seconds"), ("tokens", "--tokens")):
+            if key in arm.budgets:
+                default += [flag, str(arm.budgets[key])]
+        if arm.model:
+            default += ["--model", "{model_url}" if inference else arm.model.get("url", ""),
+                        "--model-name", arm.model["name"], "--api", arm.model.get("api", "openai")]
+        for key, value in arm.options.items():
+            default += ["--option", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
+        out.append(make("agent", w, default))
+    return out
+
+
+def executor_for(arm: Arm, run: Path):
+    """The submitit executor the arm names, explicitly (AutoExecutor would pick Slurm
+    whenever srun is on the PATH)."""
+    import submitit
+    ex = arm.executor
+    folder = run / "jobs" / "%j"
+    if ex.kind == "local":
+        executor = submitit.LocalExecutor(folder=folder)
+        executor.update_parameters(timeout_min=ex.time_minutes, visible_gpus=())
+        return executor
+    executor = submitit.SlurmExecutor(folder=folder)
+    params = {"partition": ex.partition, "time": ex.time_minutes, "nodes": 1, "ntasks_per_node": 1,
+              "cpus_per_task": ex.cpus_per_task, "job_name": f"hpcab-{arm.experiment}"}
+    if ex.mem_gb:
+        params["mem"] = f"{int(ex.mem_gb * 1024)}M"
+    if ex.sbatch:
+        params["additional_parameters"] = dict(ex.sbatch)
+    executor.update_parameters(**params)
+    return executor
+
+
+def launch(arm: Arm, console: Console | None = None) -> int:
+    console = console or Console()
+    run = run_folder(arm)
+    tokens = worker_tokens(arm, run)
+    todo = instances(arm, run, tokens)
+    executor = executor_for(arm, run)
+    started = time.monotonic()
+    jobs: list[tuple[Instance, object]] = []
+    statuses: dict[str, RoleStatus] = {}
+    console.print(f"launch: arm {arm.path} ({arm.executor.kind}); run folder {run}", highlight=False)
+    try:
+        for inst in todo:
+            gpus = arm.role(inst.role).gpus
+            if arm.executor.kind == "slurm" and gpus:
+                executor.update_parameters(gpus_per_node=gpus)
+            job = executor.submit(run_instance, inst)
+            jobs.append((inst, job))
+            statuses[inst.name] = RoleStatus(inst.role, inst.index, str(job.job_id), "SUBMITTED",
+                                             str(job.paths.stdout), "")
+        write_status(run, arm, statuses, "running", started)
+        outcome = _watch(run, arm, jobs, statuses, started)
+    except KeyboardInterrupt:
+        _cancel(jobs, statuses)
+        _settle(jobs, statuses)
+        write_status(run, arm, statuses, "cancelled", started)
+        print_status(run, console)
+        return 130
+    except BaseException:
+        # The launcher's own failure must not leave the run's jobs behind.
+        (run / STOP).touch()
+        _cancel(jobs, statuses)
+        raise
+    print_status(run, console)
+    print_results(run, console)
+    return 0 if outcome == "succeeded" else 1
+
+
+def print_results(run: Path, console: Console) -> None:
+    """The agent workers' final tables, as one."""
+    from hpcab.agents.runner import TaskResult, print_results as print_tasks
+    rows = []
+    for path in sorted((run / "agents").glob("worker-*/results.json")):
+        rows += [TaskResult(**t) for t in json.loads(path.read_text())["tasks"]]
+    if rows:
+        agent = json.loads(next((run / "agents").glob("worker-*/results.json")).read_text())["agent"]
+        print_tasks(rows, agent, console)
+
+
+def _watch(run: Path, arm: Arm, jobs: list, statuses: dict[str, RoleStatus], started: float) -> str:
+    agents = [(i, j) for i, j in jobs if i.role == "agent"]
+    servers = [(i, j) for i, j in jobs if i.role in SERVER_ROLES]
+    while True:
+        changed = _refresh(jobs, statuses)
+        failed = [statuses[i.name] for i, _ in jobs if statuses[i.name].state == "FAILED"]
+        ended_early = [i for i, _ in servers if statuses[i.name].state == "COMPLETED" and not (run / STOP).exists()]
+        for i in ended_early:
+            statuses[i.name] = attrs.evolve(statuses[i.name], state="FAILED",
+                                            error="the server ended before the agent workers did")
+        if failed or ended_early:
+            (run / STOP).touch()
+            _cancel(jobs, statuses)
+            _settle(jobs, statuses)
+            write_status(run, arm, statuses, "failed", started)
+            return "failed"
+        if all(statuses[i.name].state == "COMPLETED" for i, _ in agents):
+            (run / STOP).touch()
+            deadline = time.monotonic() + 120
+            while any(not j.done() for _, j in servers) and time.monotonic() < deadline:
+                time.sleep(POLL_S)
+            _refresh(jobs, statuses)
+            state = "succeeded" if all(statuses[i.name].state == "COMPLETED" for i, _ in jobs) else "failed"
+            write_status(run, arm, statuses, state, started)
+            return state
+        if changed:
+            write_status(run, arm, statuses, "running", started)
+        time.sleep(POLL_S)
+
+
+def _refresh(jobs: list, statuses: dict[str, RoleStatus]) -> bool:
+    """Each job's state now: RUNNING, COMPLETED, FAILED (with its error), CANCELLED, or what
+    the executor says while it waits."""
+    changed = False
+    for inst, job in jobs:
+        old = statuses[inst.name]
+        if old.state in ("COMPLETED", "FAILED", "CANCELLED"):
+            continue
+        error = ""
+        if job.done():
+            exc = job.exception()
+            if exc is None:
+                state = "COMPLETED"
+            else:
+                state = "CANCELLED" if old.state == "CANCELLING" else "FAILED"
+                error = _brief(exc)
+        elif old.state == "CANCELLING":
+            continue
+        else:
+            state = "RUNNING" if str(job.state).upper() in ("RUNNING", "COMPLETING") else str(job.state).upper()
+        if state != old.state or error != old.error:
+            statuses[inst.name] = attrs.evolve(old, state=state, error=error)
+            changed = True
+    return changed
+
+
+def _cancel(jobs: list, statuses: dict[str, RoleStatus] | None = None) -> None:
+    for inst, job in jobs:
+        if not job.done():
+            if statuses is not None:
+                statuses[inst.name] = attrs.evolve(statuses[inst.name], state="CANCELLING")
+            try:
+                job.cancel(check=False)
+            except Exception:
+                pass
+
+
+def _settle(jobs: list, statuses: dict[str, RoleStatus], wait_s: float = 30.0) -> None:
+    """After a cancel: wait for the jobs to end; one that has not is recorded as cancelled."""
+    deadline = time.monotonic() + wait_s
+    while any(not j.done() for _, j in jobs) and time.monotonic() < deadline:
+        time.sleep(POLL_S / 2)
+    _refresh(jobs, statuses)
+    for inst, _ in jobs:
+        if statuses[inst.name].state == "CANCELLING":
+            statuses[inst.name] = attrs.evolve(statuses[inst.name], state="CANCELLED")
+
+
+def _brief(exc: BaseException, limit: int = 400) -> str:
+    """What failed, in one line: submitit's error holds the job's traceback between two
+    dashed lines; its last line says what was raised."""
+    text = str(exc)
+    parts = re.split(r"\n-{10,}\n", text)
+    trace = parts[1] if len(parts) >= 3 else text
+    lines = [line for line in trace.strip().splitlines() if line.strip()]
+    last = lines[-1] if lines else type(exc).__name__
+    last = re.sub(r"^hpcab\.launch\.roles\.RoleFailed: ", "", last)
+    return last if len(last) <= limit else last[:limit] + "…"

@@ -1,0 +1,58 @@
+"""A run's status.json (rewritten by the launcher at every change) and its printed table;
+`hpcab status RUN_DIR` prints it at any time."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import attrs
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from hpcab.errors import InputError
+
+
+@attrs.frozen
+class RoleStatus:
+    role: str
+    index: int
+    job_id: str
+    state: str              # SUBMITTED | PENDING | RUNNING | COMPLETED | FAILED | CANCELLED | ...
+    log: str                # the job's stdout (its stderr beside it)
+    error: str = ""
+
+
+def write_status(run: Path, arm, statuses: dict[str, RoleStatus], state: str, started: float) -> None:
+    doc = {"run_dir": str(run), "arm": str(arm.path), "experiment": arm.experiment,
+           "executor": arm.executor.kind, "state": state,
+           "updated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+           "wall_seconds": round(time.monotonic() - started, 1),
+           "roles": [attrs.asdict(s) for s in statuses.values()]}
+    tmp = run / "status.json.tmp"
+    tmp.write_text(json.dumps(doc, indent=2) + "\n")
+    tmp.replace(run / "status.json")
+
+
+def read_status(run: Path) -> dict:
+    path = Path(run) / "status.json"
+    if not path.is_file():
+        raise InputError(str(run), "status.json", "not a run folder of python -m hpcab.launch (no status.json)")
+    return json.loads(path.read_text())
+
+
+def print_status(run: Path, out: Console) -> None:
+    doc = read_status(run)
+    colour = {"succeeded": "green", "running": "yellow"}.get(doc["state"], "red")
+    table = Table(title=f"{doc['experiment']} ({doc['executor']}): [{colour}]{doc['state']}[/{colour}] "
+                        f"after {doc['wall_seconds']:.0f} s")
+    for col in ("role", "job id", "state", "log", "error"):
+        table.add_column(col, overflow="fold")
+    for r in doc["roles"]:
+        state = r["state"]
+        shown = f"[red]{state}[/red]" if state in ("FAILED", "CANCELLED") else state
+        table.add_row(f"{r['role']}-{r['index']}", r["job_id"], shown, escape(r["log"]), escape(r["error"]))
+    out.print(table)
+    out.print(f"status: {Path(doc['run_dir']) / 'status.json'} (updated {doc['updated_at']})", highlight=False)

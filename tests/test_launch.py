@@ -1,0 +1,134 @@
+"""python -m hpcab.launch on the local executor: a smoke arm end to end, and the failures
+that must fail the launch loudly (a judge that dies at start, an inference server that
+never answers, an agent that raises), and arm files with bad fields."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hpcab.errors import InputError
+from hpcab.launch.arm import load_arm
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_arm(tmp_path: Path, name: str = "arm.yaml", **changes) -> Path:
+    arm = {
+        "experiment": "t", "output": str(tmp_path / "runs"),
+        "executor": {"kind": "local", "time_minutes": 10},
+        "roles": {"judge": {"count": 1, "args": ["--workers", "1", "--target-seconds", "0.05"]},
+                  "agent": {"count": 2}},
+        "optimizer": "replay", "options": {"dir": str(ROOT / "examples")},
+        "kernels": "gemm,atax", "rendezvous_timeout_s": 60,
+    }
+    arm.update(changes)         # top-level keys replaced whole
+    p = tmp_path / name
+    p.write_text(yaml.safe_dump(arm))
+    return p
+
+
+def launch(arm: Path, tmp_path: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ, HPCAB_SLOT_DIR=str(tmp_path / "slots"), COLUMNS="220")
+    return subprocess.run([sys.executable, "-m", "hpcab.launch", "--arm", str(arm)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def the_run(tmp_path: Path) -> Path:
+    [run] = list((tmp_path / "runs").iterdir())
+    return run
+
+
+def roles(run: Path) -> dict[str, dict]:
+    doc = json.loads((run / "status.json").read_text())
+    return {f"{r['role']}-{r['index']}": r for r in doc["roles"]} | {"_state": doc["state"]}
+
+
+def test_a_smoke_arm_runs_end_to_end_on_local_processes(tmp_path):
+    proc = launch(write_arm(tmp_path), tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = the_run(tmp_path)
+    status = roles(run)
+    assert status["_state"] == "succeeded"
+    assert {k: v["state"] for k, v in status.items() if k != "_state"} == {
+        "judge-0": "COMPLETED", "agent-0": "COMPLETED", "agent-1": "COMPLETED"}
+    # Each worker took its share of the kernels, through its own token, on judge 0.
+    conn = sqlite3.connect(run / "judge-0.db")
+    rows = conn.execute("SELECT agent, kernel, state FROM submissions ORDER BY agent").fetchall()
+    assert [(a, k.rsplit("/", 1)[-1], s) for a, k, s in rows] == [("worker-0", "gemm", "graded"),
+                                                                  ("worker-1", "atax", "graded")]
+    assert "gemm" in proc.stdout and "atax" in proc.stdout and "succeeded" in proc.stdout
+    assert oct((run / "secrets" / "worker-0.token").stat().st_mode & 0o777) == "0o600"
+    shown = subprocess.run([sys.executable, "-m", "hpcab", "status", str(run)], capture_output=True, text=True,
+                           env=dict(os.environ, COLUMNS="220"))
+    assert shown.returncode == 0 and "judge-0" in shown.stdout and "COMPLETED" in shown.stdout
+
+
+def test_a_judge_that_crashes_at_start_fails_the_launch_naming_it(tmp_path):
+    arm = write_arm(tmp_path, roles={"judge": {"count": 1, "args": ["--presets", "NOSUCH"]}, "agent": {"count": 1}})
+    proc = launch(arm, tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    status = roles(the_run(tmp_path))
+    assert status["_state"] == "failed"
+    assert status["judge-0"]["state"] == "FAILED" and "judge-0" in status["judge-0"]["error"]
+    assert "exited with status" in status["judge-0"]["error"]
+    assert status["agent-0"]["state"] in ("FAILED", "CANCELLED")
+    assert "judge-0" in proc.stdout and "FAILED" in proc.stdout
+
+
+def test_an_inference_server_that_never_answers_fails_the_launch(tmp_path):
+    arm = write_arm(tmp_path, rendezvous_timeout_s=4,
+                    roles={"judge": {"count": 1, "args": ["--workers", "1"]}, "agent": {"count": 1},
+                           "inference": {"count": 1, "command": [sys.executable, "-c", "import time; time.sleep(600)"]}})
+    proc = launch(arm, tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    status = roles(the_run(tmp_path))
+    assert status["inference-0"]["state"] == "FAILED"
+    assert "never answered" in status["inference-0"]["error"] and "/v1/models" in status["inference-0"]["error"]
+
+
+def test_an_agent_that_raises_fails_the_launch(tmp_path):
+    arm = write_arm(tmp_path, optimizer="tests.test_agents:Raising", kernels="gemm",
+                    roles={"judge": {"count": 1, "args": ["--workers", "1"]}, "agent": {"count": 1}})
+    proc = launch(arm, tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    status = roles(the_run(tmp_path))
+    assert status["agent-0"]["state"] == "FAILED" and "exited with status 1" in status["agent-0"]["error"]
+    assert status["judge-0"]["state"] in ("COMPLETED", "CANCELLED", "FAILED")
+    log = (the_run(tmp_path) / "logs" / "agent-0.out").read_text()
+    assert "RuntimeError: boom in the agent" in log
+
+
+@pytest.mark.parametrize("changes, field, message", [
+    ({"executor": {"kind": "kubernetes"}}, "executor.kind", "'kubernetes' is not allowed"),
+    ({"roles": {"judge": {"count": 1}, "agent": {"count": 3}},
+      "executor": {"kind": "slurm", "partition": "debug", "nodes": 1, "tasks_per_node": 2}},
+     "executor.tasks_per_node", "need 4 tasks"),
+    ({"roles": {"judge": {"count": 0}, "agent": {"count": 1}}}, "roles.judge.count", "at least one judge"),
+    ({"roles": {"judge": {"count": 1}, "agent": {"count": 1}, "inference": {"count": 1}}},
+     "roles.inference.command", "needs its server's command"),
+    ({"optimizer": "llm"}, "model", "needs a model"),
+    ({"budgets": {"submissions": 0}}, "budgets.submissions", ""),
+    ({"colour": "blue"}, "colour", "unknown key 'colour'"),
+])
+def test_an_arm_with_a_bad_field_is_refused_naming_the_field(tmp_path, changes, field, message):
+    arm = write_arm(tmp_path, **changes)
+    with pytest.raises(InputError) as err:
+        load_arm(arm)
+    assert err.value.field == field and message in err.value.message and str(arm) in str(err.value)
+    proc = subprocess.run([sys.executable, "-m", "hpcab.launch", "--arm", str(arm)], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and field in proc.stderr
+    assert not (tmp_path / "runs").exists()          # nothing was submitted
+
+
+def test_the_example_arms_are_valid():
+    for path in sorted((ROOT / "launch" / "arms").glob("*.yaml")):
+        load_arm(path)
