@@ -65,3 +65,22 @@ def test_two_judges_on_a_two_node_cluster_each_worker_pinned_to_its_judge(slurm_
     assert graded(run, 2) == [("worker-0", "gemm", 0), ("worker-1", "atax", 1)]
     hosts = {json.loads(p.read_text())["job"] for p in (run / "rendezvous").glob("judge-*.json")}
     assert len(hosts) == 2
+
+
+def test_legs_run_one_after_the_other_through_slurm_dependencies(slurm_cluster, tmp_path):
+    arm = yaml.safe_load(slurm_arm(tmp_path, slurm_cluster, judges=1, nodes=1, tasks_per_node=3).read_text())
+    arm["legs"] = ["gemm", "atax"]
+    arm["roles"]["agent"]["count"] = 1
+    path = tmp_path / "legs.yaml"
+    path.write_text(yaml.safe_dump(arm))
+    proc = launch(path, slurm_cluster, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr + slurm_cluster.log_tail()
+    run = the_run(tmp_path)
+    doc = json.loads((run / "status.json").read_text())
+    assert doc["legs"] == 2 and {r["leg"] for r in doc["roles"]} == {0, 1}
+    # All of leg 1 was submitted at once with leg 0 (Slurm held it): it started after leg 0 ended.
+    leg0_stop = (run / "leg-0" / "stop").stat().st_mtime
+    assert (run / "leg-1" / "rendezvous" / "judge-0.json").stat().st_mtime >= leg0_stop
+    # One judge database for the campaign: both legs' grades in it.
+    assert graded(run, 1) == [("worker-0", "atax", 0), ("worker-0", "gemm", 0)]
+    assert "leg 1: agent-0" in proc.stdout

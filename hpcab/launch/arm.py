@@ -51,6 +51,7 @@ class Arm:
     optimizer: str
     options: dict
     kernels: str
+    legs: tuple[str, ...]           # kernel selectors, one leg each (default: one leg of kernels)
     model: dict | None
     budgets: dict
     rendezvous_timeout_s: float
@@ -83,7 +84,8 @@ def load_arm(path: Path | str) -> Arm:
                         spec.get("image"), spec.get("gpus", 0))
              for name, spec in data["roles"].items()}
     arm = Arm(path, data["experiment"], Path(data.get("output", "runs")), executor, roles, data["optimizer"],
-              dict(data.get("options", {})), data["kernels"], data.get("model"), dict(data.get("budgets", {})),
+              dict(data.get("options", {})), data["kernels"], tuple(data.get("legs") or (data["kernels"],)),
+              data.get("model"), dict(data.get("budgets", {})),
               float(data.get("rendezvous_timeout_s", 300)), data)
     check_arm(arm)
     return arm

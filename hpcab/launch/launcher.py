@@ -54,7 +54,8 @@ def worker_tokens(arm: Arm, run: Path) -> Path:
     selection) and each worker's own token file (mode 600)."""
     from hpcab.corpus import load_corpus
     from hpcab.judge.tokens import issue_tokens
-    tasks = len(load_corpus().select(arm.kernels))
+    corpus = load_corpus()
+    tasks = sum(len(corpus.select(leg)) for leg in arm.legs)
     per_task = arm.budgets.get("submissions", 1)
     scores = arm.budgets.get("scores")
     names = [f"worker-{w}" for w in range(arm.role("agent").count)]
@@ -67,7 +68,18 @@ def worker_tokens(arm: Arm, run: Path) -> Path:
     return run / "secrets" / "tokens.json"
 
 
-def instances(arm: Arm, run: Path, tokens: Path) -> list[Instance]:
+def leg_folder(arm: Arm, run: Path, leg: int) -> Path:
+    """Where a leg's roles meet (rendezvous, stop, logs): the run folder itself for one leg."""
+    folder = run if len(arm.legs) == 1 else run / f"leg-{leg}"
+    (folder / "logs").mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0) -> list[Instance]:
+    """The leg's role instances, judges first; the judges' databases are the run's, shared by the legs."""
+    from hpcab.corpus import load_corpus
+    here = leg_folder(arm, run, leg)
+    kernels = arm.legs[leg]
     judges, inference = arm.role("judge").count, arm.role("inference").count
     bind = "127.0.0.1" if arm.executor.kind == "local" else "0.0.0.0"
     py = [sys.executable, "-m", "hpcab"]
@@ -79,25 +91,26 @@ def instances(arm: Arm, run: Path, tokens: Path) -> list[Instance]:
         argv = list(spec.command) if spec.command else default + list(spec.args)
         values = {"{rank}": str(index), "{worker}": str(index), "{run_dir}": str(run), "{model}": model}
         argv = [fill(a, values) for a in argv]
-        return Instance(str(run), role, index, tuple(argv), (judges, inference), arm.rendezvous_timeout_s, bind)
+        return Instance(str(here), role, index, tuple(argv), (judges, inference), arm.rendezvous_timeout_s, bind,
+                        leg)
 
     for r in range(judges):
         out.append(make("judge", r, py + ["serve", "--db", str(run / f"judge-{r}.db"), "--rank", str(r),
-                                          "--host", bind, "--port", "{port}", "--kernels", arm.kernels,
-                                          "--tokens", str(tokens), "--log", str(run / "logs" / f"judge-{r}.log")]))
+                                          "--host", bind, "--port", "{port}", "--kernels", ",".join(arm.legs),
+                                          "--tokens", str(tokens), "--log", str(here / "logs" / f"judge-{r}.log")]))
     for i in range(inference):
         out.append(make("inference", i, []))
-    # Each kernel is one task of the arm: worker w takes kernels w, w + A, w + 2A, ...
-    from hpcab.corpus import load_corpus
-    names = [k.name for k in load_corpus().select(arm.kernels)]
+    # Each kernel is one task of the leg: worker w takes kernels w, w + A, w + 2A, ...
+    names = [k.name for k in load_corpus().select(kernels)]
     workers = arm.role("agent").count
+    agents_dir = run / "agents" if len(arm.legs) == 1 else run / "agents" / f"leg-{leg}"
     for w in range(workers):
         share = names[w::workers]
         if not share:
             continue            # more workers than kernels: the extra ones have nothing to do
         default = py + ["agent", arm.optimizer, "--kernels", ",".join(share), "--judge", "{judge_url}",
                         "--rank", "{judge_rank}", "--token-file", str(run / "secrets" / f"worker-{w}.token"),
-                        "--out", str(run / "agents" / f"worker-{w}"), "--no-progress"]
+                        "--out", str(agents_dir / f"worker-{w}"), "--no-progress"]
         for key, flag in (("submissions", "--submissions"), ("scores", "--scores"),
                           ("wall_seconds", "--wall-seconds"), ("tokens", "--tokens")):
             if key in arm.budgets:
@@ -136,24 +149,35 @@ def launch(arm: Arm, console: Console | None = None) -> int:
     console = console or Console()
     run = run_folder(arm)
     tokens = worker_tokens(arm, run)
-    todo = instances(arm, run, tokens)
     executor = executor_for(arm, run)
     started = time.monotonic()
-    jobs: list[tuple[Instance, object]] = []
+    legs: list[list[tuple[Instance, object]]] = []
     statuses: dict[str, RoleStatus] = {}
-    console.print(f"launch: arm {arm.path} ({arm.executor.kind}); run folder {run}", highlight=False)
+    console.print(f"launch: arm {arm.path} ({arm.executor.kind}, {len(arm.legs)} leg(s)); run folder {run}",
+                  highlight=False)
+    slurm = arm.executor.kind == "slurm"
     try:
-        for inst in todo:
-            gpus = arm.role(inst.role).gpus
-            if arm.executor.kind == "slurm" and gpus:
-                executor.update_parameters(gpus_per_node=gpus)
-            job = executor.submit(run_instance, inst)
-            jobs.append((inst, job))
-            statuses[inst.name] = RoleStatus(inst.role, inst.index, str(job.job_id), "SUBMITTED",
-                                             str(job.paths.stdout), "")
+        # On Slurm every leg is submitted now, each leg's jobs after the previous leg's
+        # (afterany), so the campaign goes on if this launcher dies; locally, leg by leg.
+        for leg in range(len(arm.legs) if slurm else 1):
+            legs.append(_submit(arm, run, tokens, executor, leg, legs[-1] if legs else None, statuses))
         write_status(run, arm, statuses, "running", started)
-        outcome = _watch(run, arm, jobs, statuses, started)
+        outcome = "succeeded"
+        for leg in range(len(arm.legs)):
+            if leg == len(legs):
+                legs.append(_submit(arm, run, tokens, executor, leg, None, statuses))
+                write_status(run, arm, statuses, "running", started)
+            outcome = _watch(leg_folder(arm, run, leg), arm, legs[leg], statuses, started, run)
+            if outcome == "succeeded" and leg + 1 < len(arm.legs):
+                write_status(run, arm, statuses, "running", started)
+            if outcome != "succeeded":
+                later = [pair for jobs in legs[leg + 1:] for pair in jobs]
+                _cancel(later, statuses)
+                _settle(later, statuses)
+                write_status(run, arm, statuses, outcome, started)
+                break
     except KeyboardInterrupt:
+        jobs = [pair for jobs in legs for pair in jobs]
         _cancel(jobs, statuses)
         _settle(jobs, statuses)
         write_status(run, arm, statuses, "cancelled", started)
@@ -161,48 +185,70 @@ def launch(arm: Arm, console: Console | None = None) -> int:
         return 130
     except BaseException:
         # The launcher's own failure must not leave the run's jobs behind.
-        (run / STOP).touch()
-        _cancel(jobs, statuses)
+        for leg in range(len(legs)):
+            (leg_folder(arm, run, leg) / STOP).touch()
+        _cancel([pair for jobs in legs for pair in jobs], statuses)
         raise
     print_status(run, console)
     print_results(run, console)
     return 0 if outcome == "succeeded" else 1
 
 
+def _submit(arm: Arm, run: Path, tokens: Path, executor, leg: int, after: list | None,
+            statuses: dict[str, RoleStatus]) -> list[tuple[Instance, object]]:
+    jobs = []
+    extra = dict(arm.executor.sbatch)
+    if after:
+        extra["dependency"] = "afterany:" + ":".join(str(j.job_id) for _, j in after)
+    for inst in instances(arm, run, tokens, leg):
+        if arm.executor.kind == "slurm":
+            params = {"additional_parameters": extra} if extra else {}
+            gpus = arm.role(inst.role).gpus
+            if gpus:
+                params["gpus_per_node"] = gpus
+            executor.update_parameters(**params)
+        job = executor.submit(run_instance, inst)
+        jobs.append((inst, job))
+        statuses[inst.key] = RoleStatus(inst.role, inst.index, str(job.job_id), "SUBMITTED", str(job.paths.stdout),
+                                        "", leg)
+    return jobs
+
+
 def print_results(run: Path, console: Console) -> None:
     """The agent workers' final tables, as one."""
     from hpcab.agents.runner import TaskResult, print_results as print_tasks
     rows = []
-    for path in sorted((run / "agents").glob("worker-*/results.json")):
+    for path in sorted((run / "agents").rglob("results.json")):
         rows += [TaskResult(**t) for t in json.loads(path.read_text())["tasks"]]
     if rows:
-        agent = json.loads(next((run / "agents").glob("worker-*/results.json")).read_text())["agent"]
+        agent = json.loads(next((run / "agents").rglob("results.json")).read_text())["agent"]
         print_tasks(rows, agent, console)
 
 
-def _watch(run: Path, arm: Arm, jobs: list, statuses: dict[str, RoleStatus], started: float) -> str:
+def _watch(here: Path, arm: Arm, jobs: list, statuses: dict[str, RoleStatus], started: float, run: Path) -> str:
+    """One leg's jobs until its agent workers are done (here: the leg's folder)."""
     agents = [(i, j) for i, j in jobs if i.role == "agent"]
     servers = [(i, j) for i, j in jobs if i.role in SERVER_ROLES]
     while True:
         changed = _refresh(jobs, statuses)
-        failed = [statuses[i.name] for i, _ in jobs if statuses[i.name].state == "FAILED"]
-        ended_early = [i for i, _ in servers if statuses[i.name].state == "COMPLETED" and not (run / STOP).exists()]
+        failed = [statuses[i.key] for i, _ in jobs if statuses[i.key].state == "FAILED"]
+        ended_early = [i for i, _ in servers if statuses[i.key].state == "COMPLETED" and not (here / STOP).exists()]
         for i in ended_early:
-            statuses[i.name] = attrs.evolve(statuses[i.name], state="FAILED",
+            statuses[i.key] = attrs.evolve(statuses[i.key], state="FAILED",
                                             error="the server ended before the agent workers did")
         if failed or ended_early:
-            (run / STOP).touch()
+            (here / STOP).touch()
             _cancel(jobs, statuses)
             _settle(jobs, statuses)
             write_status(run, arm, statuses, "failed", started)
             return "failed"
-        if all(statuses[i.name].state == "COMPLETED" for i, _ in agents):
-            (run / STOP).touch()
+        if all(statuses[i.key].state == "COMPLETED" for i, _ in agents):
+            (here / STOP).touch()
             deadline = time.monotonic() + 120
             while any(not j.done() for _, j in servers) and time.monotonic() < deadline:
                 time.sleep(POLL_S)
             _refresh(jobs, statuses)
-            state = "succeeded" if all(statuses[i.name].state == "COMPLETED" for i, _ in jobs) else "failed"
+            state = "succeeded" if all(statuses[i.key].state == "COMPLETED" for i, _ in jobs) else "failed"
             write_status(run, arm, statuses, state, started)
             return state
         if changed:
@@ -215,7 +261,7 @@ def _refresh(jobs: list, statuses: dict[str, RoleStatus]) -> bool:
     the executor says while it waits."""
     changed = False
     for inst, job in jobs:
-        old = statuses[inst.name]
+        old = statuses[inst.key]
         if old.state in ("COMPLETED", "FAILED", "CANCELLED"):
             continue
         error = ""
@@ -231,7 +277,7 @@ def _refresh(jobs: list, statuses: dict[str, RoleStatus]) -> bool:
         else:
             state = "RUNNING" if str(job.state).upper() in ("RUNNING", "COMPLETING") else str(job.state).upper()
         if state != old.state or error != old.error:
-            statuses[inst.name] = attrs.evolve(old, state=state, error=error)
+            statuses[inst.key] = attrs.evolve(old, state=state, error=error)
             changed = True
     return changed
 
@@ -240,7 +286,7 @@ def _cancel(jobs: list, statuses: dict[str, RoleStatus] | None = None) -> None:
     for inst, job in jobs:
         if not job.done():
             if statuses is not None:
-                statuses[inst.name] = attrs.evolve(statuses[inst.name], state="CANCELLING")
+                statuses[inst.key] = attrs.evolve(statuses[inst.key], state="CANCELLING")
             try:
                 job.cancel(check=False)
             except Exception:
@@ -254,8 +300,8 @@ def _settle(jobs: list, statuses: dict[str, RoleStatus], wait_s: float = 30.0) -
         time.sleep(POLL_S / 2)
     _refresh(jobs, statuses)
     for inst, _ in jobs:
-        if statuses[inst.name].state == "CANCELLING":
-            statuses[inst.name] = attrs.evolve(statuses[inst.name], state="CANCELLED")
+        if statuses[inst.key].state == "CANCELLING":
+            statuses[inst.key] = attrs.evolve(statuses[inst.key], state="CANCELLED")
 
 
 def _brief(exc: BaseException, limit: int = 400) -> str:

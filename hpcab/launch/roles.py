@@ -41,10 +41,16 @@ class Instance:
     counts: tuple[int, int]         # (judges, inference servers), for the pinning of workers
     timeout_s: float                # rendezvous and health
     bind: str = "127.0.0.1"         # where servers listen (slurm: every interface)
+    leg: int = 0                    # run_dir is the leg's folder
 
     @property
     def name(self) -> str:
         return f"{self.role}-{self.index}"
+
+    @property
+    def key(self) -> str:
+        """Unique in the run: the leg and the name."""
+        return f"leg{self.leg}/{self.name}"
 
 
 def run_instance(inst: Instance) -> int:

@@ -23,11 +23,12 @@ class RoleStatus:
     state: str              # SUBMITTED | PENDING | RUNNING | COMPLETED | FAILED | CANCELLED | ...
     log: str                # the job's stdout (its stderr beside it)
     error: str = ""
+    leg: int = 0
 
 
 def write_status(run: Path, arm, statuses: dict[str, RoleStatus], state: str, started: float) -> None:
     doc = {"run_dir": str(run), "arm": str(arm.path), "experiment": arm.experiment,
-           "executor": arm.executor.kind, "state": state,
+           "executor": arm.executor.kind, "state": state, "legs": len(arm.legs),
            "updated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
            "wall_seconds": round(time.monotonic() - started, 1),
            "roles": [attrs.asdict(s) for s in statuses.values()]}
@@ -53,6 +54,7 @@ def print_status(run: Path, out: Console) -> None:
     for r in doc["roles"]:
         state = r["state"]
         shown = f"[red]{state}[/red]" if state in ("FAILED", "CANCELLED") else state
-        table.add_row(f"{r['role']}-{r['index']}", r["job_id"], shown, escape(r["log"]), escape(r["error"]))
+        name = f"{r['role']}-{r['index']}"
+        table.add_row(f"leg {r['leg']}: {name}" if doc.get("legs", 1) > 1 else name, r["job_id"], shown, escape(r["log"]), escape(r["error"]))
     out.print(table)
     out.print(f"status: {Path(doc['run_dir']) / 'status.json'} (updated {doc['updated_at']})", highlight=False)
