@@ -412,6 +412,28 @@ def cmd_review(args, out: Console) -> int:
     return 0
 
 
+def cmd_images(args, out: Console) -> int:
+    from hpcab.launch.images import load_lock, verify_rows
+    lock = load_lock(args.lock)
+    rows = verify_rows(lock, args.names or None)
+    if not rows:
+        out.print(f"{lock.path}: the lock lists no image; nothing to verify", highlight=False)
+        return 0
+    # Digests shortened to 16 hex digits in the table; each failure is printed in full below it.
+    table = Table(title=f"images of {lock.path}")
+    for col in ("name", "file", "expected", "actual", "ok"):
+        table.add_column(col, overflow="fold", no_wrap=col in ("expected", "actual"))
+    for r in rows:
+        table.add_row(escape(r["name"]), escape(r["file"]), r["expected"][:16] + "…",
+                      r["actual"][:16] + "…" if r["actual"] else "-",
+                      "[green]ok[/green]" if r["ok"] else f"[red]{r['state'].upper()}[/red]")
+    out.print(table)
+    for r in rows:
+        if not r["ok"]:
+            out.print(f"[red]{escape(r['error'])}[/red]", highlight=False)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
 def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
     s.add_argument("--threads", type=int, default=1, help=f"threads granted to {timed} (default 1)")
@@ -539,6 +561,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("status", help="a launched run's state: each role's job, state and log (python -m hpcab.launch)")
     s.add_argument("run_dir", help="the run folder the launcher printed")
     s.set_defaults(func=cmd_status)
+
+    s = sub.add_parser("images", help="the Apptainer image lock (docs/images.md)")
+    images = s.add_subparsers(dest="images_command", required=True)
+    s = images.add_parser("verify", help="check each SIF's sha256 against the lock: exit 0 if all match, 1 if any "
+                                         "differs or is missing")
+    s.add_argument("--lock", help="the lock file (default: apptainer/images.lock.json)")
+    s.add_argument("names", nargs="*", metavar="NAME", help="the images to check (default: all)")
+    s.set_defaults(func=cmd_images)
 
     s = sub.add_parser("mcp", help="serve a judge's tools to an MCP client (Claude Code, Codex, ...) over stdio: "
                                    "list_kernels, get_task, score, submit, get_grade")

@@ -132,3 +132,50 @@ def test_an_arm_with_a_bad_field_is_refused_naming_the_field(tmp_path, changes, 
 def test_the_example_arms_are_valid():
     for path in sorted((ROOT / "launch" / "arms").glob("*.yaml")):
         load_arm(path)
+
+
+def example_arm(name: str, tmp_path: Path, **changes) -> Path:
+    """An arm of launch/arms/, its run folder under tmp_path."""
+    arm = yaml.safe_load((ROOT / "launch" / "arms" / name).read_text())
+    arm.update(output=str(tmp_path / "runs"), **changes)
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(arm))
+    return path
+
+
+@pytest.mark.slow
+def test_the_readme_smoke_arm_runs_locally(tmp_path):
+    proc = launch(example_arm("local-smoke.yaml", tmp_path), tmp_path, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = the_run(tmp_path)
+    assert roles(run)["_state"] == "succeeded"
+    conn = sqlite3.connect(run / "judge-0.db")
+    kernels = {k.rsplit("/", 1)[-1] for (k,) in conn.execute("SELECT kernel FROM submissions WHERE state = 'graded'")}
+    assert kernels == {"gemm", "s271_conditional", "softmax"}
+    assert "agent autotune: 3 task(s)" in proc.stdout
+
+
+def test_an_imaged_role_runs_under_apptainer_after_its_digest_matched_the_lock(tmp_path):
+    import hashlib
+
+    from hpcab.launch.launcher import instances, verified_images
+    from tests.test_images import entry, write_lock
+    sif = tmp_path / "judge.sif"
+    sif.write_bytes(os.urandom(4096))
+    lock = write_lock(tmp_path, [entry("judge-cpu", "judge.sif", hashlib.sha256(sif.read_bytes()).hexdigest())])
+    arm_path = write_arm(tmp_path, images_lock=str(lock),
+                         roles={"judge": {"count": 1, "image": "judge-cpu"}, "agent": {"count": 1}})
+    proc = subprocess.run([sys.executable, "-m", "hpcab.launch", "--arm", str(arm_path), "--check"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "image judge-cpu" in proc.stdout and "matches the lock" in proc.stdout
+    arm = load_arm(arm_path)
+    run = tmp_path / "run"
+    [judge, agent] = instances(arm, run, run / "tokens.json", 0, verified_images(arm))
+    assert list(judge.argv[:6]) == ["apptainer", "exec", "--bind", f"{run}:{run}", str(sif), "python"]
+    assert judge.argv[6:9] == ("-m", "hpcab", "serve")
+    assert agent.argv[0] == sys.executable                 # the agent role has no image: this machine's hpcab
+
+    sif.write_bytes(os.urandom(4096))                      # not the bytes the lock recorded
+    proc = launch(arm_path, tmp_path)
+    assert proc.returncode == 2 and "judge-cpu" in proc.stderr and "refusing to launch" in proc.stderr
+    assert not (tmp_path / "runs").exists()                # nothing was submitted

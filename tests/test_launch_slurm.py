@@ -84,3 +84,13 @@ def test_legs_run_one_after_the_other_through_slurm_dependencies(slurm_cluster, 
     # One judge database for the campaign: both legs' grades in it.
     assert graded(run, 1) == [("worker-0", "atax", 0), ("worker-0", "gemm", 0)]
     assert "leg 1: agent-0" in proc.stdout
+
+
+def test_the_example_slurm_smoke_arm(slurm_cluster, tmp_path):
+    from tests.test_launch import example_arm
+    arm = example_arm("slurm-smoke.yaml", tmp_path)
+    proc = launch(arm, slurm_cluster, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr + slurm_cluster.log_tail()
+    run = the_run(tmp_path)
+    assert {k for _, k, _ in graded(run, 1)} == {"gemm", "s271_conditional", "softmax"}
+    assert "agent autotune: 3 task(s)" in proc.stdout

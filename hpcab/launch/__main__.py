@@ -21,9 +21,13 @@ def main(argv: list[str] | None = None) -> int:
         from hpcab.launch.arm import load_arm
         arm = load_arm(args.arm)
         if args.check:
+            from hpcab.launch.launcher import verified_images
             out.print(f"arm {arm.path}: {arm.executor.kind}; " + ", ".join(
                 f"{r.count} {r.name}" for r in arm.roles.values()) + f"; optimizer {arm.optimizer}; "
-                f"kernels {arm.kernels}", highlight=False)
+                f"kernels {', '.join(arm.legs)}", highlight=False)
+            for role, (entry, digest) in verified_images(arm).items():
+                out.print(f"  {role}: image {entry.name} ({entry.path}) sha256 {digest}: matches the lock",
+                          highlight=False)
             return 0
         from hpcab.launch.launcher import launch
         return launch(arm, out)

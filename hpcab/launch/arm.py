@@ -55,6 +55,7 @@ class Arm:
     model: dict | None
     budgets: dict
     rendezvous_timeout_s: float
+    images_lock: Path | None
     raw: dict
 
     def role(self, name: str) -> Role:
@@ -86,7 +87,8 @@ def load_arm(path: Path | str) -> Arm:
     arm = Arm(path, data["experiment"], Path(data.get("output", "runs")), executor, roles, data["optimizer"],
               dict(data.get("options", {})), data["kernels"], tuple(data.get("legs") or (data["kernels"],)),
               data.get("model"), dict(data.get("budgets", {})),
-              float(data.get("rendezvous_timeout_s", 300)), data)
+              float(data.get("rendezvous_timeout_s", 300)),
+              (path.parent / data["images_lock"]) if "images_lock" in data else None, data)
     check_arm(arm)
     return arm
 

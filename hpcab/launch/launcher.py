@@ -68,6 +68,21 @@ def worker_tokens(arm: Arm, run: Path) -> Path:
     return run / "secrets" / "tokens.json"
 
 
+def verified_images(arm: Arm) -> dict[str, tuple]:
+    """role -> (its image's lock entry, the SIF's sha256), every SIF hashed against the lock
+    before anything is submitted: a mismatch refuses the launch (InputError)."""
+    wanted = {name: r.image for name, r in arm.roles.items() if r.image and r.count}
+    if not wanted:
+        return {}
+    from hpcab.launch.images import load_lock, verify
+    lock = load_lock(arm.images_lock)
+    out = {}
+    for role, image in wanted.items():
+        entry = lock.entry(image)
+        out[role] = (entry, verify(entry))
+    return out
+
+
 def leg_folder(arm: Arm, run: Path, leg: int) -> Path:
     """Where a leg's roles meet (rendezvous, stop, logs): the run folder itself for one leg."""
     folder = run if len(arm.legs) == 1 else run / f"leg-{leg}"
@@ -75,8 +90,10 @@ def leg_folder(arm: Arm, run: Path, leg: int) -> Path:
     return folder
 
 
-def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0) -> list[Instance]:
-    """The leg's role instances, judges first; the judges' databases are the run's, shared by the legs."""
+def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0, images: dict | None = None) -> list[Instance]:
+    """The leg's role instances, judges first; the judges' databases are the run's, shared by
+    the legs. images: verified_images(arm); an imaged role runs under `apptainer exec`, with
+    the image's own python."""
     from hpcab.corpus import load_corpus
     here = leg_folder(arm, run, leg)
     kernels = arm.legs[leg]
@@ -86,11 +103,19 @@ def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0) -> list[Instance]
     out: list[Instance] = []
     model = (arm.model or {}).get("name", "")
 
+    images = images or {}
+
     def make(role: str, index: int, default: list[str]) -> Instance:
         spec = arm.role(role)
         argv = list(spec.command) if spec.command else default + list(spec.args)
         values = {"{rank}": str(index), "{worker}": str(index), "{run_dir}": str(run), "{model}": model}
         argv = [fill(a, values) for a in argv]
+        if role in images:
+            from hpcab.launch.images import exec_prefix
+            entry, _ = images[role]
+            if argv[:3] == py:
+                argv[:3] = ["python", "-m", "hpcab"]        # the image's hpcab, not this machine's
+            argv = exec_prefix(entry, [run], spec.gpus) + argv
         return Instance(str(here), role, index, tuple(argv), (judges, inference), arm.rendezvous_timeout_s, bind,
                         leg)
 
@@ -147,6 +172,7 @@ def executor_for(arm: Arm, run: Path):
 
 def launch(arm: Arm, console: Console | None = None) -> int:
     console = console or Console()
+    images = verified_images(arm)      # refused here, before the run folder or any job exists
     run = run_folder(arm)
     tokens = worker_tokens(arm, run)
     executor = executor_for(arm, run)
@@ -160,12 +186,12 @@ def launch(arm: Arm, console: Console | None = None) -> int:
         # On Slurm every leg is submitted now, each leg's jobs after the previous leg's
         # (afterany), so the campaign goes on if this launcher dies; locally, leg by leg.
         for leg in range(len(arm.legs) if slurm else 1):
-            legs.append(_submit(arm, run, tokens, executor, leg, legs[-1] if legs else None, statuses))
+            legs.append(_submit(arm, run, tokens, executor, leg, legs[-1] if legs else None, statuses, images))
         write_status(run, arm, statuses, "running", started)
         outcome = "succeeded"
         for leg in range(len(arm.legs)):
             if leg == len(legs):
-                legs.append(_submit(arm, run, tokens, executor, leg, None, statuses))
+                legs.append(_submit(arm, run, tokens, executor, leg, None, statuses, images))
                 write_status(run, arm, statuses, "running", started)
             outcome = _watch(leg_folder(arm, run, leg), arm, legs[leg], statuses, started, run)
             if outcome == "succeeded" and leg + 1 < len(arm.legs):
@@ -195,12 +221,12 @@ def launch(arm: Arm, console: Console | None = None) -> int:
 
 
 def _submit(arm: Arm, run: Path, tokens: Path, executor, leg: int, after: list | None,
-            statuses: dict[str, RoleStatus]) -> list[tuple[Instance, object]]:
+            statuses: dict[str, RoleStatus], images: dict) -> list[tuple[Instance, object]]:
     jobs = []
     extra = dict(arm.executor.sbatch)
     if after:
         extra["dependency"] = "afterany:" + ":".join(str(j.job_id) for _, j in after)
-    for inst in instances(arm, run, tokens, leg):
+    for inst in instances(arm, run, tokens, leg, images):
         if arm.executor.kind == "slurm":
             params = {"additional_parameters": extra} if extra else {}
             gpus = arm.role(inst.role).gpus
