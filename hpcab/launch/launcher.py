@@ -13,14 +13,17 @@
    ends before the workers do, fails the run: the others are cancelled, and the launch
    exits 1 with a table naming each role, its job id, state and log.
 5. Ctrl-C cancels every job of the run (exit 130).
+
+With legs (arm `legs:`), steps 3 and 4 are per leg, in order; on Slurm every leg is
+submitted at once, each depending on the previous (afterany). docs/launch.md.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
-import re
 import os
+import re
 import shutil
 import sys
 import time
