@@ -179,3 +179,39 @@ def test_an_imaged_role_runs_under_apptainer_after_its_digest_matched_the_lock(t
     proc = launch(arm_path, tmp_path)
     assert proc.returncode == 2 and "judge-cpu" in proc.stderr and "refusing to launch" in proc.stderr
     assert not (tmp_path / "runs").exists()                # nothing was submitted
+
+
+def test_ctrl_c_cancels_every_job_of_the_run(tmp_path):
+    import signal
+    import time
+    arm = write_arm(tmp_path, optimizer="autotune", options={"max_scores": 12}, kernels="gemm,jacobi_2d",
+                    roles={"judge": {"count": 1, "args": ["--workers", "1"]}, "agent": {"count": 1}})
+    env = dict(os.environ, HPCAB_SLOT_DIR=str(tmp_path / "slots"), COLUMNS="220")
+    proc = subprocess.Popen([sys.executable, "-m", "hpcab.launch", "--arm", str(arm)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:           # until the worker is at work
+        runs = list((tmp_path / "runs").glob("*/agents/worker-0/agent.jsonl"))
+        if runs and runs[0].stat().st_size:
+            break
+        time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("the agent worker never started")
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, out
+    run = the_run(tmp_path)
+    status = roles(run)
+    assert status["_state"] == "cancelled"
+    assert {status[k]["state"] for k in ("judge-0", "agent-0")} <= {"CANCELLED", "COMPLETED"}
+    time.sleep(2)
+    left = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cmdline(p).count(str(run))]
+    assert not left, [_cmdline(p) for p in left]          # nothing of the run is still running
+
+
+def _cmdline(p: Path) -> str:
+    try:
+        return (p / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
