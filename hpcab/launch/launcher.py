@@ -26,12 +26,14 @@ import logging
 import os
 import re
 import shutil
+import signal
 import sys
 import time
 from pathlib import Path
 
 import attrs
 from rich.console import Console
+from submitit.local.local import LocalJob
 
 from hpcab.launch.arm import Arm
 from hpcab.launch.roles import STOP, Instance, fill, run_instance
@@ -328,7 +330,13 @@ def _cancel(jobs: list, statuses: dict[str, RoleStatus] | None = None) -> None:
             if statuses is not None:
                 statuses[inst.key] = attrs.evolve(statuses[inst.key], state="CANCELLING")
             try:
-                job.cancel(check=False)
+                if isinstance(job, LocalJob):
+                    # SIGTERM to submitit's local controller, which hands it to the role (a
+                    # clean stop: hpcab.launch.roles); its own cancel() sends SIGINT, and the
+                    # controller then prints a KeyboardInterrupt traceback on our terminal.
+                    os.kill(int(job.job_id), signal.SIGTERM)
+                else:
+                    job.cancel(check=False)       # scancel: Slurm sends the job SIGTERM
             except Exception:
                 pass
 

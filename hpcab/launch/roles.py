@@ -54,10 +54,16 @@ class Instance:
 
 
 def run_instance(inst: Instance) -> int:
-    """The job's entry point."""
+    """The job's entry point. SIGTERM (a cancelled job: scancel, or the launcher) becomes an
+    exception, so the role stops the server it started before it goes."""
+    signal.signal(signal.SIGTERM, _terminated)
     if inst.role == "agent":
         return _agent(inst)
     return _server(inst)
+
+
+def _terminated(signum, frame):
+    raise RoleFailed("cancelled (SIGTERM)")
 
 
 # ---- rendezvous ----------------------------------------------------------------------------
