@@ -47,6 +47,17 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
     return field, error.message
 
 
+def read_yaml(path: Path, what: str) -> Any:
+    """A YAML (or JSON) file's content; InputError naming the file when it is missing or unreadable."""
+    import yaml
+    if not path.is_file():
+        raise InputError(str(path), "", f"no such {what}")
+    try:
+        return yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise InputError(str(path), "", f"not valid YAML or JSON: {exc}") from None
+
+
 def validate(instance: Any, schema_name: str, source: str | Path) -> None:
     """Raise InputError for the first (deepest, most specific) violation."""
     validator = jsonschema.Draft202012Validator(load_schema(schema_name))

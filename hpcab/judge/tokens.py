@@ -17,7 +17,7 @@ import attrs
 import yaml
 
 from hpcab.errors import InputError
-from hpcab.schema import validate
+from hpcab.schema import read_yaml, validate
 
 OPEN_AGENT = "anonymous"
 
@@ -61,12 +61,7 @@ def load_tokens(path: Path | str | None) -> TokenBook:
     if path is None:
         return TokenBook()
     path = Path(path)
-    if not path.is_file():
-        raise InputError(str(path), "", "no such tokens file")
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise InputError(str(path), "", f"not valid YAML or JSON: {exc}") from None
+    data = read_yaml(path, "tokens file")
     validate(data, "tokens", path)
     book: dict[bytes, Agent] = {}
     names: set[str] = set()

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import attrs
-import yaml
 
 from hpcab.errors import InputError
-from hpcab.schema import validate
+from hpcab.schema import read_yaml, validate
 
 ROLES = ("judge", "inference", "agent")        # the order they are started in
 
@@ -68,12 +67,7 @@ class Arm:
 
 def load_arm(path: Path | str) -> Arm:
     path = Path(path)
-    if not path.is_file():
-        raise InputError(str(path), "", "no such arm file")
-    try:
-        data = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as exc:
-        raise InputError(str(path), "", f"not valid YAML: {exc}") from None
+    data = read_yaml(path, "arm file")
     if not isinstance(data, dict):
         raise InputError(str(path), "", "an arm file is a YAML mapping (schemas/arm.schema.json)")
     validate(data, "arm", path)
