@@ -14,7 +14,6 @@ import secrets
 from pathlib import Path
 
 import attrs
-import yaml
 
 from hpcab.errors import InputError
 from hpcab.schema import read_yaml, validate
