@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from rich.console import Console
@@ -16,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--arm", required=True, help="the arm file (schemas/arm.schema.json)")
     p.add_argument("--check", action="store_true", help="check the arm and print what would run; submit nothing")
     args = p.parse_args(argv)
+    # Ctrl-C cancels the run, even when this process was started with SIGINT ignored (a
+    # background job of a shell): Python then leaves it ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     out = Console(width=None if sys.stdout.isatty() else 160)
     try:
         from hpcab.launch.arm import load_arm
