@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from hpcab import __version__
-from hpcab.errors import HpcabError
+from hpcab.errors import HpcabError, InputError
 from hpcab.gradedoc import (fmt_speedup, fmt_time, grade_document, plain_speedup, print_baseline_error, print_grade,
                             speedup_json)
 
@@ -424,7 +425,7 @@ def cmd_images(args, out: Console) -> int:
     for col in ("name", "file", "expected", "actual", "ok"):
         table.add_column(col, overflow="fold", no_wrap=col in ("expected", "actual"))
     for r in rows:
-        table.add_row(escape(r["name"]), escape(r["file"]), r["expected"][:16] + "…",
+        table.add_row(escape(r["name"]), escape(r["file"]), r["expected"][:16] + "…" if r["expected"] else "-",
                       r["actual"][:16] + "…" if r["actual"] else "-",
                       "[green]ok[/green]" if r["ok"] else f"[red]{r['state'].upper()}[/red]")
     out.print(table)
@@ -432,6 +433,139 @@ def cmd_images(args, out: Console) -> int:
         if not r["ok"]:
             out.print(f"[red]{escape(r['error'])}[/red]", highlight=False)
     return 0 if all(r["ok"] for r in rows) else 1
+
+
+def cmd_images_add(args, out: Console) -> int:
+    import datetime as dt
+
+    from hpcab.launch.images import add_entry, default_lock_path, docker_archive_config_digest, sha256_file
+    from hpcab.toolchain import load_toolchains
+    toolchains = load_toolchains()
+    image = toolchains.images.get(args.name)
+    if image is None:
+        raise InputError("toolchains/images.toml", "images",
+                         f"no image {args.name!r}; known: {', '.join(sorted(toolchains.images))}")
+    lock = Path(args.lock) if args.lock else default_lock_path()
+    sif = Path(args.sif)
+    if not sif.is_file():
+        raise InputError(args.sif, "", "no such SIF file")
+    if bool(args.docker_archive) == bool(args.oci_config_digest):
+        raise HpcabError("images add: give exactly one of --docker-archive TAR or --oci-config-digest sha256:HEX")
+    config = args.oci_config_digest or docker_archive_config_digest(Path(args.docker_archive))
+    if args.toolchains_json:
+        try:
+            versions = json.loads(Path(args.toolchains_json).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise InputError(args.toolchains_json, "", f"expected a JSON object tool -> version: {exc}") from None
+    else:       # what toolchains/ declares for the image (hpcab images versions inside it says what is there)
+        versions = toolchains.matrix()["images"][args.name]["versions"]
+    # The SIF is recorded relative to the lock's folder when it lies under it.
+    try:
+        where = os.path.relpath(sif.resolve(), lock.resolve().parent)
+        where = where if not where.startswith("..") else str(sif.resolve())
+    except ValueError:
+        where = str(sif.resolve())
+    entry = {"name": args.name, "role": image.role, "hardware": image.hardware, "sif": where,
+             "sif_sha256": sha256_file(sif), "oci_config_digest": config, "toolchains": versions,
+             "apptainer_version": args.apptainer_version,
+             "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    add_entry(lock, entry)
+    out.print(f"{lock}: {args.name} → {where}\n  sif_sha256 {entry['sif_sha256']}\n  oci_config_digest {config}",
+              highlight=False)
+    return 0
+
+
+def cmd_images_versions(args, out: Console) -> int:
+    from hpcab.launch.images import installed_versions
+    print(json.dumps(installed_versions(), indent=2))
+    return 0
+
+
+def cmd_reproduce(args, out: Console) -> int:
+    import shutil
+    import subprocess
+
+    from hpcab.corpus import load_corpus
+    from hpcab.environment import image_digest
+    from hpcab.record import connect
+    from hpcab.reproduce import DifferentImage, find_grade, recorded_image, reproduce
+    from hpcab.toolchain import load_toolchains
+
+    db = Path(args.db)
+    if not db.is_file():
+        raise InputError(args.db, "", "no such judge database")
+    conn = connect(db)
+    grade_id = find_grade(conn, args.grade)
+    then, now = recorded_image(conn, grade_id), image_digest()
+    hint = ""
+    if then != now and then != "native":
+        # The image is available when the lock lists it with a local SIF: re-run inside it.
+        from hpcab.launch.images import default_lock_path, entry_for_digest, exec_prefix, load_lock, verify
+        entry = entry_for_digest(load_lock(args.lock), then) if args.lock or default_lock_path().exists() else None
+        if entry is not None and entry.path is not None and entry.path.is_file():
+            if shutil.which("apptainer"):
+                digest = verify(entry)
+                argv = exec_prefix(entry, [db.resolve().parent, Path.cwd()], 1 if entry.hardware != "cpu" else 0,
+                                   digest) + ["python", "-m", "hpcab", "reproduce", grade_id, "--db", str(db.resolve())]
+                argv += ["--json"] if args.json else []
+                out.print(f"grade {grade_id} ran in image {entry.name} ({entry.path}): re-running inside it",
+                          highlight=False)
+                return subprocess.run(argv).returncode
+            hint = f" (the lock's image {entry.name!r}, {entry.path}, is that image, but no apptainer is on PATH)"
+        elif entry is not None:
+            hint = f" (the lock's image {entry.name!r} is that image, but its SIF {entry.sif} is not here)"
+    toolchains, corpus = load_toolchains(), load_corpus()
+    try:
+        with out.status("re-grading…") as status:
+            rep = reproduce(conn, grade_id, toolchains, corpus, allow_different_image=args.allow_different_image,
+                            progress=lambda msg: status.update(f"reproducing {grade_id[:12]}: {msg}"))
+    except DifferentImage as exc:
+        err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+        err.print(f"[bold red]refused:[/bold red] {escape(str(exc))}{escape(hint)}", highlight=False)
+        _print_differences(exc.differences, err)
+        return EXIT_USAGE
+    doc = rep.document()
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0 if rep.reproduced else 1
+    out.print(f"grade {rep.grade_id} ({rep.kernel}) re-graded as {rep.new_grade.id}", highlight=False)
+    table = Table(title="recorded → now")
+    for col in ("what", "recorded", "now", "reproduced"):
+        table.add_column(col, overflow="fold")
+
+    def yes(ok) -> str:
+        return "-" if ok is None else ("[green]yes[/green]" if ok else "[red]NO[/red]")
+
+    table.add_row("status", rep.recorded_status, rep.status, yes(rep.recorded_status == rep.status))
+    for label, was, is_ in rep.case_statuses:
+        table.add_row(f"  case {escape(label)}", was, is_, yes(was == is_))
+    for s in rep.speedups:
+        table.add_row(f"speedup {s.name} (95% CI)", _fmt_triple(s.recorded), _fmt_triple(s.now), yes(s.overlaps))
+    table.add_row("image", rep.image_recorded, rep.image_now, yes(rep.image_recorded == rep.image_now))
+    out.print(table)
+    _print_differences(list(rep.differences), out)
+    if rep.reproduced:
+        out.print("[green]REPRODUCED[/green]: the same correctness, and every speedup's 95% CI overlaps the "
+                  "recorded one" + (" (in a different image)" if rep.image_recorded != rep.image_now else ""))
+    else:
+        why = [w for w, bad in (("correctness differs", not rep.correctness_reproduced),
+                                ("a speedup's CI does not overlap the recorded one", not rep.speedup_reproduced))
+               if bad]
+        out.print(f"[red]NOT REPRODUCED[/red]: {'; '.join(why)}")
+    return 0 if rep.reproduced else 1
+
+
+def _fmt_triple(t) -> str:
+    return "-" if t is None else f"{t[0]:.3g}× [{t[1]:.3g}, {t[2]:.3g}]"
+
+
+def _print_differences(diffs: list, out: Console) -> None:
+    if not diffs:
+        out.print("environment: the same fingerprint as recorded", highlight=False)
+        return
+    out.print("environment differences (recorded → now):", highlight=False)
+    for field, was, is_ in diffs:
+        out.print(f"  {escape(field)}: {escape(str(was))} → {escape(str(is_))}", highlight=False)
 
 
 def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
@@ -567,8 +701,32 @@ def build_parser() -> argparse.ArgumentParser:
     s = images.add_parser("verify", help="check each SIF's sha256 against the lock: exit 0 if all match, 1 if any "
                                          "differs or is missing")
     s.add_argument("--lock", help="the lock file (default: apptainer/images.lock.json)")
-    s.add_argument("names", nargs="*", metavar="NAME", help="the images to check (default: all)")
+    s.add_argument("names", nargs="*", metavar="NAME|PATH",
+                   help="the images to check, by name or by SIF file (default: every image of the lock)")
     s.set_defaults(func=cmd_images)
+    s = images.add_parser("add", help="record a built image in the lock: its SIF's sha256, OCI config digest and "
+                                      "toolchain versions (nix run .#sif calls it)")
+    s.add_argument("--name", required=True, help="the image, as toolchains/images.toml names it (e.g. judge-cpu)")
+    s.add_argument("--sif", required=True, help="the SIF file built")
+    s.add_argument("--docker-archive", help="the docker-archive tar it was built from (its config is hashed)")
+    s.add_argument("--oci-config-digest", help="or the OCI config digest itself, sha256:HEX")
+    s.add_argument("--apptainer-version", required=True, help="the Apptainer that built the SIF")
+    s.add_argument("--toolchains-json", help="JSON {tool: version} read inside the image (hpcab images versions); "
+                                             "default: the versions toolchains/ declares")
+    s.add_argument("--lock", help="the lock file (default: apptainer/images.lock.json)")
+    s.set_defaults(func=cmd_images_add)
+    s = images.add_parser("versions", help="print the installed toolchain versions as JSON (run inside an image)")
+    s.set_defaults(func=cmd_images_versions)
+
+    s = sub.add_parser("reproduce", help="grade a recorded grade's submission again and say whether its correctness "
+                                         "and speedup reproduce (docs/images.md)")
+    s.add_argument("grade", help="the grade's id (or a unique prefix of 6 or more hex digits)")
+    s.add_argument("--db", required=True, help="the judge database that recorded it")
+    s.add_argument("--allow-different-image", action="store_true",
+                   help="re-run even though the grade ran in another image (or natively), and list what differs")
+    s.add_argument("--lock", help="the image lock that may hold the grade's image (default: apptainer/images.lock.json)")
+    s.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    s.set_defaults(func=cmd_reproduce)
 
     s = sub.add_parser("mcp", help="serve a judge's tools to an MCP client (Claude Code, Codex, ...) over stdio: "
                                    "list_kernels, get_task, score, submit, get_grade")

@@ -7,12 +7,14 @@ import importlib.metadata
 import json
 import os
 import platform
+import re
 from pathlib import Path
 
 import numpy as np
 
 import hpcab
 from hpcab.corpus import content_hash
+from hpcab.errors import InputError
 from hpcab.paths import corpus_dir
 from hpcab.toolchain import Toolchains
 
@@ -39,6 +41,21 @@ def cpu_info() -> dict:
     return {"model": model, "machine": platform.machine(), "logical_cpus": os.cpu_count(), "flags": sorted(flags)}
 
 
+IMAGE_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+
+
+def image_digest() -> str:
+    """The image this process runs in: sha256:<its SIF's sha256>, which the launcher passes in
+    as HPCAB_IMAGE_DIGEST after verifying the SIF against the lock; 'native' outside one."""
+    value = os.environ.get("HPCAB_IMAGE_DIGEST", "").strip()
+    if not value:
+        return "native"
+    if not IMAGE_DIGEST.fullmatch(value):
+        raise InputError("HPCAB_IMAGE_DIGEST", "", f"{value!r}: expected sha256:<64 lower-case hex digits>, the "
+                                                   f"SIF's sha256 (or unset outside an image)")
+    return value
+
+
 def fingerprint(toolchains: Toolchains, threads: int, cpus: tuple[int, ...] | None,
                 corpus_root: Path | None = None) -> dict:
     cpu = cpu_info()
@@ -57,8 +74,7 @@ def fingerprint(toolchains: Toolchains, threads: int, cpus: tuple[int, ...] | No
         "corpus_hash": content_hash(corpus_root or corpus_dir()),
         "threads": threads,
         "cpus": list(cpus) if cpus else None,
-        # Set by the images (later issues); a grade outside an image says 'native'.
-        "image_digest": os.environ.get("HPCAB_IMAGE_DIGEST", "native"),
+        "image_digest": image_digest(),
     }
     env["id"] = hashlib.sha256(json.dumps(env, sort_keys=True).encode()).hexdigest()[:16]
     return env

@@ -37,6 +37,7 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None,
                    "sandbox": g.policy.sandbox},
         "environment_id": g.environment["id"],
+        "image_digest": g.environment["image_digest"],
         "cases": cases,
     }
     if agent is not None:

@@ -159,6 +159,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (submission_id, seq)
     );
     """,
+    # 6: reproduction (hpcab reproduce): the image each grade ran in ('native' outside one;
+    # older grades take it from their fingerprint), and whether a case counts in the speedup.
+    """
+    ALTER TABLE grades ADD COLUMN image_digest TEXT NOT NULL DEFAULT 'native';
+    UPDATE grades SET image_digest = COALESCE((SELECT json_extract(e.fingerprint, '$.image_digest')
+        FROM environments e WHERE e.id = grades.environment_id), 'native');
+    ALTER TABLE grade_cases ADD COLUMN scored INTEGER NOT NULL DEFAULT 1;
+    UPDATE grade_cases SET scored = 0 WHERE label LIKE 'hidden-%-edge';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -257,7 +266,7 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
         "policy": json.dumps(attrs.asdict(grade.policy)), "environment_id": env["id"],
         "baseline": grade.baseline, "baseline_origin": grade.baseline_origin or None,
         "baseline_error": grade.baseline_error, **_speedup_cols("speedup_baseline", grade.speedup_baseline),
-        "agent": agent, "kind": kind,
+        "agent": agent, "kind": kind, "image_digest": env["image_digest"],
     })
     for i, c in enumerate(grade.cases):
         t, ch = c.timing, c.check
@@ -273,7 +282,7 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
             **_speedup_cols("speedup_numpy", c.speedup_numpy),
             "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
             **_speedup_cols("speedup_baseline", c.speedup_baseline),
-            "cpus": json.dumps(list(c.cpus)) if c.cpus else None,
+            "cpus": json.dumps(list(c.cpus)) if c.cpus else None, "scored": int(c.case.scored),
         })
         for target, samples in c.samples_ns.items():
             conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns) VALUES (?,?,?,?,?)",

@@ -80,12 +80,27 @@ class FlagSet:
 
 
 @attrs.frozen
+class Image:
+    """A role × hardware image the Nix flake builds (toolchains/images.toml)."""
+    name: str
+    role: str
+    hardware: str
+    description: str = ""
+
+
+@attrs.frozen
 class Toolchains:
     compilers: dict[str, Compiler]
     flagsets: dict[str, FlagSet]
     default_flagset: str
     default_compilers: dict[str, str]
     files: tuple[Path, ...]
+    # The images (toolchains/images.toml): hardware → compiler families, runtimes
+    # (name → {version, nix}), the SIF conversion's settings, and the images themselves.
+    hardware: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    runtimes: dict[str, dict] = attrs.field(factory=dict)
+    sif: dict = attrs.field(factory=dict)
+    images: dict[str, Image] = attrs.field(factory=dict)
 
     def compiler(self, name_or_language: str) -> Compiler:
         """A compiler by name, or the default one for a language."""
@@ -108,14 +123,34 @@ class Toolchains:
         return [compiler.executable, *compiler.base_flags, *flagset.flags_for(compiler), *compiler.shared_flags,
                 *out, str(source), *compiler.link_flags]
 
+    def image_compilers(self, image: Image) -> list[str]:
+        """The compilers an image carries: those of its hardware's families."""
+        families = self.hardware[image.hardware]
+        return sorted(n for n, c in self.compilers.items() if c.family in families)
+
     def matrix(self) -> dict:
-        """The compiler × flag-set matrix as plain data (what the Nix flake reads too)."""
+        """The role × hardware × toolchain matrix as plain data. nix/matrix.nix computes the
+        same from the same files (tests/test_nix.py checks that they agree)."""
+        images = {}
+        for name, image in sorted(self.images.items()):
+            compilers = self.image_compilers(image)
+            images[name] = {
+                "role": image.role, "hardware": image.hardware, "compilers": compilers,
+                "runtimes": sorted(self.runtimes),
+                "nix": sorted({self.compilers[c].nix for c in compilers} | {r["nix"] for r in self.runtimes.values()}),
+                "versions": dict(sorted({**{c: self.compilers[c].version for c in compilers},
+                                         **{r: v["version"] for r, v in self.runtimes.items()}}.items())),
+            }
         return {
             "compilers": {n: {"language": c.language, "family": c.family, "version": c.version, "nix": c.nix}
                           for n, c in sorted(self.compilers.items())},
             "flagsets": {n: {fam: list(fl) for fam, fl in sorted(f.by_family.items())}
                          for n, f in sorted(self.flagsets.items())},
             "defaults": {"flagset": self.default_flagset, "compilers": dict(sorted(self.default_compilers.items()))},
+            "hardware": {h: {"families": sorted(f)} for h, f in sorted(self.hardware.items())},
+            "runtimes": {n: dict(sorted(r.items())) for n, r in sorted(self.runtimes.items())},
+            "sif": dict(sorted(self.sif.items())),
+            "images": images,
         }
 
 
@@ -148,6 +183,10 @@ def load_toolchains(directory: Path | None = None) -> Toolchains:
         raise InputError(str(directory), "", "no toolchain files (*.toml)")
     compilers: dict[str, Compiler] = {}
     flagsets: dict[str, FlagSet] = {}
+    hardware: dict[str, tuple[str, ...]] = {}
+    runtimes: dict[str, dict] = {}
+    images: dict[str, Image] = {}
+    sif: dict = {}
     defaults: dict | None = None
     origin: dict[str, Path] = {}
     for path in files:
@@ -169,11 +208,23 @@ def load_toolchains(directory: Path | None = None) -> Toolchains:
             origin[key] = path
             flagsets[name] = FlagSet(name, f["description"],
                                      {fam: tuple(v) for fam, v in f.items() if fam != "description"})
+        for table, into, make in (("hardware", hardware, lambda n, d: tuple(d["families"])),
+                                  ("runtimes", runtimes, lambda n, d: dict(d)),
+                                  ("images", images, lambda n, d: Image(n, **d))):
+            for name, d in doc.get(table, {}).items():
+                key = f"{table}.{name}"
+                if key in origin:
+                    raise InputError(str(path), key, f"already defined in {origin[key]}")
+                origin[key] = path
+                into[name] = make(name, d)
+        for single in ("defaults", "sif"):
+            if single in doc:
+                if single in origin:
+                    raise InputError(str(path), single, f"already defined in {origin[single]}")
+                origin[single] = path
         if "defaults" in doc:
-            if defaults is not None:
-                raise InputError(str(path), "defaults", f"already defined in {origin['defaults']}")
-            origin["defaults"] = path
             defaults = doc["defaults"]
+        sif = dict(doc.get("sif", sif))
     if defaults is None:
         raise InputError(str(directory), "defaults", "no file defines [defaults]")
     src = str(origin["defaults"])
@@ -188,4 +239,9 @@ def load_toolchains(directory: Path | None = None) -> Toolchains:
         if c.backend is not None and c.backend not in compilers:
             raise InputError(str(origin[f"compilers.{name}"]), f"compilers.{name}.backend",
                              f"names unknown compiler {c.backend!r}")
-    return Toolchains(compilers, flagsets, defaults["flagset"], dict(defaults["compilers"]), files)
+    for name, image in images.items():
+        if image.hardware not in hardware:
+            raise InputError(str(origin[f"images.{name}"]), f"images.{name}.hardware",
+                             f"no [hardware.{image.hardware}] table says which compiler families it carries")
+    return Toolchains(compilers, flagsets, defaults["flagset"], dict(defaults["compilers"]), files,
+                      hardware, runtimes, sif, images)

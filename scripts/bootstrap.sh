@@ -8,9 +8,10 @@ missing=()
 # command:package. bwrap (bubblewrap) is the sandbox candidates compile and run in; setpriv
 # and prlimit (util-linux) start the sandboxed command as an unprivileged user with its limits.
 # slurm-wlm and munge: the tests start a real Slurm cluster on this machine (tests/slurm_cluster.py;
-# the daemons live in sbin, hence the longer PATH for the check).
+# the daemons live in sbin, hence the longer PATH for the check). nix-bin: the tests evaluate the
+# flake's toolchain matrix offline (tests/test_nix.py).
 for pair in gcc:gcc g++:g++ gfortran:gfortran bwrap:bubblewrap setpriv:util-linux prlimit:util-linux \
-            slurmctld:slurm-wlm slurmd:slurm-wlm munged:munge; do
+            slurmctld:slurm-wlm slurmd:slurm-wlm munged:munge nix-instantiate:nix-bin; do
     PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin" command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)

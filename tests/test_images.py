@@ -201,3 +201,100 @@ def test_cli_images_verify(two_images, tmp_path):
 
     unknown = hpcab("images", "verify", "--lock", str(lock_path), "nope")
     assert unknown.returncode == 2 and "'nope'" in unknown.stderr and "judge-cpu" in unknown.stderr
+
+
+def test_cli_images_verify_by_path(two_images, tmp_path):
+    """A SIF file named by its path: which image of the lock it is, found by its digest."""
+    lock_path, good_sha, bad_sha, recorded = two_images
+    copy = tmp_path / "elsewhere" / "copy.sif"
+    copy.parent.mkdir()
+    copy.write_bytes((tmp_path / "sif" / "judge.sif").read_bytes())
+    ok = hpcab("images", "verify", "--lock", str(lock_path), str(copy))
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "judge-cpu" in ok.stdout and good_sha[:16] in ok.stdout
+    # The lock's own file for agent-gpu, whose bytes are not the recorded ones: a mismatch.
+    bad = hpcab("images", "verify", "--lock", str(lock_path), str(tmp_path / "sif" / "agent.sif"))
+    assert bad.returncode == 1 and "MISMATCH" in bad.stdout
+    assert f"has sha256 {bad_sha}, but the lock ({lock_path}) expects {recorded} for image 'agent-gpu'" in \
+        " ".join(bad.stdout.split()).replace("… ", "")
+    stranger = tmp_path / "stranger.sif"
+    stranger.write_bytes(b"not any image of the lock")
+    out = hpcab("images", "verify", "--lock", str(lock_path), str(stranger), str(tmp_path / "gone.sif"))
+    assert out.returncode == 1 and "UNLOCKED" in out.stdout and "MISSING" in out.stdout
+    text = " ".join(out.stdout.split())
+    assert "which no image of the lock" in text and "gone.sif: no such file" in text
+
+
+def docker_archive(path, config: bytes) -> None:
+    """A docker-archive tar as streamLayeredImage writes it: manifest.json naming the config."""
+    import io
+    import tarfile
+    name = hashlib.sha256(config).hexdigest() + ".json"
+    manifest = json.dumps([{"Config": name, "RepoTags": ["judge-cpu:latest"], "Layers": []}]).encode()
+    with tarfile.open(path, "w") as tar:
+        for member, data in (("manifest.json", manifest), (name, config)):
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+
+
+def test_images_add_records_a_built_image_that_verify_then_accepts(tmp_path):
+    from hpcab.launch.images import docker_archive_config_digest
+    config = json.dumps({"architecture": "amd64", "rootfs": {"type": "layers", "diff_ids": []}}).encode()
+    docker_archive(tmp_path / "judge-cpu.tar", config)
+    assert docker_archive_config_digest(tmp_path / "judge-cpu.tar") == "sha256:" + hashlib.sha256(config).hexdigest()
+    sif = tmp_path / "images" / "judge-cpu.sif"
+    sif.parent.mkdir()
+    sif.write_bytes(os.urandom(5000))
+    lock = tmp_path / "images.lock.json"
+    write_lock(tmp_path, [entry("agent-cpu", "other.sif", "d" * 64, role="agent")])
+    versions = tmp_path / "versions.json"
+    versions.write_text(json.dumps({"gcc": "14.2.1", "python": "3.11.14"}))
+    add = hpcab("images", "add", "--lock", str(lock), "--name", "judge-cpu", "--sif", str(sif), "--docker-archive",
+                str(tmp_path / "judge-cpu.tar"), "--apptainer-version", "1.5.1", "--toolchains-json", str(versions))
+    assert add.returncode == 0, add.stdout + add.stderr
+    lock_doc = json.loads(lock.read_text())
+    assert [e["name"] for e in lock_doc["images"]] == ["agent-cpu", "judge-cpu"]     # the other entry is kept
+    new = lock_doc["images"][1]
+    assert new["sif"] == "images/judge-cpu.sif" and new["role"] == "judge" and new["hardware"] == "cpu"
+    assert new["sif_sha256"] == hashlib.sha256(sif.read_bytes()).hexdigest()
+    assert new["oci_config_digest"] == "sha256:" + hashlib.sha256(config).hexdigest()
+    assert new["toolchains"] == {"gcc": "14.2.1", "python": "3.11.14"} and new["apptainer_version"] == "1.5.1"
+    assert hpcab("images", "verify", "--lock", str(lock), "judge-cpu").returncode == 0
+    # Without --toolchains-json the versions are the ones toolchains/ declares for the image.
+    again = hpcab("images", "add", "--lock", str(lock), "--name", "judge-cpu", "--sif", str(sif),
+                  "--oci-config-digest", "sha256:" + "e" * 64, "--apptainer-version", "1.5.1")
+    assert again.returncode == 0, again.stderr
+    [judge] = [e for e in json.loads(lock.read_text())["images"] if e["name"] == "judge-cpu"]
+    from hpcab.toolchain import load_toolchains
+    assert judge["toolchains"] == load_toolchains().matrix()["images"]["judge-cpu"]["versions"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--name", "judge-tpu"], "no image 'judge-tpu'; known: agent-cpu, judge-amd, judge-cpu, judge-nvidia"),
+    (["--name", "judge-cpu", "--apptainer-version", "latest"], "apptainer_version"),
+    (["--name", "judge-cpu", "--docker-archive", "missing.tar"], "missing.tar: cannot read the archive"),
+])
+def test_images_add_refuses_bad_input_and_leaves_the_lock_alone(tmp_path, args, message):
+    sif = tmp_path / "x.sif"
+    sif.write_bytes(b"sif")
+    lock = write_lock(tmp_path, [entry("agent-cpu", "other.sif", "d" * 64, role="agent")])
+    before = lock.read_text()
+    base = {"--sif": str(sif), "--apptainer-version": "1.5.0", "--oci-config-digest": "sha256:" + "e" * 64}
+    given = dict(zip(args[::2], args[1::2]))
+    if "--docker-archive" in given:
+        base.pop("--oci-config-digest")
+    argv = [a for k, v in {**base, **given}.items() for a in (k, v)]
+    out = hpcab("images", "add", "--lock", str(lock), *argv)
+    assert out.returncode == 2 and message in " ".join(out.stderr.split()), out.stderr
+    assert lock.read_text() == before
+
+
+def test_images_versions_reports_the_tools_installed_here():
+    out = hpcab("images", "versions")
+    assert out.returncode == 0, out.stderr
+    versions = json.loads(out.stdout)
+    import platform
+    assert versions["python"] == platform.python_version()
+    assert versions["gcc"].split(".")[0].isdigit()
+    assert "nvcc" not in versions or versions["nvcc"][0].isdigit()

@@ -171,8 +171,11 @@ def test_an_imaged_role_runs_under_apptainer_after_its_digest_matched_the_lock(t
     arm = load_arm(arm_path)
     run = tmp_path / "run"
     [judge, agent] = instances(arm, run, run / "tokens.json", 0, verified_images(arm))
-    assert list(judge.argv[:6]) == ["apptainer", "exec", "--bind", f"{run}:{run}", str(sif), "python"]
-    assert judge.argv[6:9] == ("-m", "hpcab", "serve")
+    digest = hashlib.sha256(sif.read_bytes()).hexdigest()
+    # The verified digest goes in as HPCAB_IMAGE_DIGEST: every grade the judge makes records it.
+    assert list(judge.argv[:8]) == ["apptainer", "exec", "--bind", f"{run}:{run}",
+                                    "--env", f"HPCAB_IMAGE_DIGEST=sha256:{digest}", str(sif), "python"]
+    assert judge.argv[8:11] == ("-m", "hpcab", "serve")
     assert agent.argv[0] == sys.executable                 # the agent role has no image: this machine's hpcab
 
     sif.write_bytes(os.urandom(4096))                      # not the bytes the lock recorded

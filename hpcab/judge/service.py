@@ -525,7 +525,7 @@ class Judge:
             "label": row["label"], "build_cached": False, "build_diagnostics": "", "speedup_vs_numpy": None,
             "baseline": None, "baseline_origin": None, "baseline_error": None, "speedup_vs_baseline": None,
             "policy": {"threads": self.config.threads, "cpus": None}, "environment_id": self.environment["id"],
-            "agent": row["agent"], "durations": {}, "cases": [],
+            "image_digest": self.environment["image_digest"], "agent": row["agent"], "durations": {}, "cases": [],
         }
 
 

@@ -118,10 +118,10 @@ def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0, images: dict | No
         argv = [fill(a, values) for a in argv]
         if role in images:
             from hpcab.launch.images import exec_prefix
-            entry, _ = images[role]
+            entry, digest = images[role]
             if argv[:3] == py:
                 argv[:3] = ["python", "-m", "hpcab"]        # the image's hpcab, not this machine's
-            argv = exec_prefix(entry, [run], spec.gpus) + argv
+            argv = exec_prefix(entry, [run], spec.gpus, digest) + argv
         return Instance(str(here), role, index, tuple(argv), (judges, inference), arm.rendezvous_timeout_s, bind,
                         leg)
 
