@@ -218,3 +218,15 @@ def _cmdline(p: Path) -> str:
         return (p / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+def test_an_arm_is_named_by_its_arm_field_or_its_optimizer_and_model(tmp_path):
+    """The name the observations table and the figures give an arm (docs/plotting.md)."""
+    assert load_arm(write_arm(tmp_path)).name == "replay"
+    assert load_arm(write_arm(tmp_path, arm="replay-examples")).name == "replay-examples"
+    llm = write_arm(tmp_path, optimizer="llm", options={}, model={"name": "qwen3-8b", "url": "http://127.0.0.1:9/v1",
+                                                                  "price": {"prompt": 0.2, "completion": 0.6}})
+    assert load_arm(llm).name == "llm/qwen3-8b"
+    bad = write_arm(tmp_path, model={"name": "m", "url": "http://127.0.0.1:9/v1", "price": {"prompt": -1}})
+    with pytest.raises(InputError, match="model.price"):
+        load_arm(bad)

@@ -57,12 +57,25 @@ class Arm:
     images_lock: Path | None
     raw: dict
 
+    @property
+    def name(self) -> str:
+        return arm_name(self.raw)
+
     def role(self, name: str) -> Role:
         return self.roles.get(name) or Role(name, 0)
 
     @property
     def instances(self) -> int:
         return sum(r.count for r in self.roles.values())
+
+
+def arm_name(raw: dict) -> str:
+    """An arm's name within its experiment: its `arm` field, else the optimizer and the
+    model's name (what the observations table and the figures show)."""
+    if raw.get("arm"):
+        return raw["arm"]
+    model = (raw.get("model") or {}).get("name")
+    return f"{raw['optimizer']}/{model}" if model else raw["optimizer"]
 
 
 def load_arm(path: Path | str) -> Arm:
