@@ -508,8 +508,8 @@ def cmd_reproduce(args, out: Console) -> int:
                 argv = exec_prefix(entry, [db.resolve().parent, Path.cwd()], 1 if entry.hardware != "cpu" else 0,
                                    digest) + ["python", "-m", "hpcab", "reproduce", grade_id, "--db", str(db.resolve())]
                 argv += ["--json"] if args.json else []
-                out.print(f"grade {grade_id} ran in image {entry.name} ({entry.path}): re-running inside it",
-                          highlight=False)
+                print(f"grade {grade_id} ran in image {entry.name} ({entry.path}): re-running inside it",
+                      file=sys.stderr, flush=True)
                 return subprocess.run(argv).returncode
             hint = f" (the lock's image {entry.name!r}, {entry.path}, is that image, but no apptainer is on PATH)"
         elif entry is not None:

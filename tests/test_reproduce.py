@@ -217,3 +217,70 @@ def test_migration_6_takes_each_old_grades_image_from_its_fingerprint(tmp_path):
     assert dict(conn.execute("SELECT id, image_digest FROM grades").fetchall()) == {"g1": OTHER_IMAGE,
                                                                                       "g2": "native"}
     assert [r[0] for r in conn.execute("SELECT scored FROM grade_cases ORDER BY idx")] == [1, 1, 0]
+
+
+FAKE_APPTAINER = """#!/bin/sh
+# A stand-in for Apptainer, which cannot run here: logs its command line, sets each --env,
+# skips the binds and the GPU flags, and runs the command after the SIF on this machine.
+echo "$@" >> "$FAKE_APPTAINER_LOG"
+shift
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bind) shift 2 ;;
+        --env) export "$2"; shift 2 ;;
+        --nv|--rocm) shift ;;
+        *) break ;;
+    esac
+done
+shift
+exec "$@"
+"""
+
+
+def test_a_grade_from_an_image_in_the_lock_is_reproduced_inside_that_image(judged, tmp_path):
+    """The grade says it ran in image X; the lock lists X with its SIF here: reproduce
+    verifies the SIF and re-runs itself under `apptainer exec` with X's digest (a stand-in
+    apptainer: no Apptainer runtime exists here). Without apptainer it refuses and says why."""
+    import hashlib
+    db = copy_db(judged, tmp_path)
+    grade_id = judged[1]
+    sif = tmp_path / "judge-cpu.sif"
+    sif.write_bytes(os.urandom(2048))
+    digest = hashlib.sha256(sif.read_bytes()).hexdigest()
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE grades SET image_digest = ? WHERE id = ?", (f"sha256:{digest}", grade_id))
+    conn.execute("UPDATE environments SET fingerprint = json_set(fingerprint, '$.image_digest', ?) WHERE id = "
+                 "(SELECT environment_id FROM grades WHERE id = ?)", (f"sha256:{digest}", grade_id))
+    conn.commit()
+    lock = tmp_path / "images.lock.json"
+    lock.write_text(json.dumps({"images": [{
+        "name": "judge-cpu", "role": "judge", "hardware": "cpu", "sif": "judge-cpu.sif", "sif_sha256": digest,
+        "oci_config_digest": "sha256:" + "c" * 64, "toolchains": {"gcc": "14"}, "apptainer_version": "1.5.1"}]}))
+
+    refused = hpcab("reproduce", grade_id, "--db", str(db), "--lock", str(lock))
+    assert refused.returncode == 2
+    err = " ".join(refused.stderr.split())
+    assert "the lock's image 'judge-cpu'" in err and "no apptainer is on PATH" in err
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "apptainer").write_text(FAKE_APPTAINER)
+    (bin_dir / "apptainer").chmod(0o755)
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')     # the image's python
+    (bin_dir / "python").chmod(0o755)
+    log = tmp_path / "apptainer.log"
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "FAKE_APPTAINER_LOG": str(log)}
+    run = hpcab("reproduce", grade_id, "--db", str(db), "--lock", str(lock), "--json", env=env, cwd=tmp_path)
+    assert run.returncode in (0, 1), run.stderr
+    assert "ran in image judge-cpu" in run.stderr and "re-running inside it" in run.stderr
+    [line] = log.read_text().splitlines()
+    assert line.startswith("exec --bind ")
+    assert f"--env HPCAB_IMAGE_DIGEST=sha256:{digest} {sif} python -m hpcab reproduce {grade_id} --db {db} --json" \
+        in line
+    doc = json.loads(run.stdout)
+    assert doc["image"] == {"recorded": f"sha256:{digest}", "now": f"sha256:{digest}", "same": True}
+    assert doc["correctness_reproduced"] and doc["environment_differences"] == []
+
+    sif.write_bytes(b"another build")            # the SIF is no longer the one the lock records
+    changed = hpcab("reproduce", grade_id, "--db", str(db), "--lock", str(lock), env=env, cwd=tmp_path)
+    assert changed.returncode == 2 and "refusing to launch" in changed.stderr
