@@ -449,9 +449,11 @@ def cmd_images_add(args, out: Console) -> int:
     sif = Path(args.sif)
     if not sif.is_file():
         raise InputError(args.sif, "", "no such SIF file")
-    if bool(args.docker_archive) == bool(args.oci_config_digest):
-        raise HpcabError("images add: give exactly one of --docker-archive TAR or --oci-config-digest sha256:HEX")
-    config = args.oci_config_digest or docker_archive_config_digest(Path(args.docker_archive))
+    if args.docker_archive and args.oci_config_digest:
+        raise HpcabError("images add: give --docker-archive TAR or --oci-config-digest sha256:HEX, not both")
+    # Neither: a SIF built from an apptainer/*.def file, which has no OCI config (recorded as null).
+    config = args.oci_config_digest or (docker_archive_config_digest(Path(args.docker_archive))
+                                        if args.docker_archive else None)
     if args.toolchains_json:
         try:
             versions = json.loads(Path(args.toolchains_json).read_text())
@@ -709,7 +711,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--name", required=True, help="the image, as toolchains/images.toml names it (e.g. judge-cpu)")
     s.add_argument("--sif", required=True, help="the SIF file built")
     s.add_argument("--docker-archive", help="the docker-archive tar it was built from (its config is hashed)")
-    s.add_argument("--oci-config-digest", help="or the OCI config digest itself, sha256:HEX")
+    s.add_argument("--oci-config-digest", help="or the OCI config digest itself, sha256:HEX (neither: a SIF built "
+                                               "from an apptainer/*.def file; recorded as null)")
     s.add_argument("--apptainer-version", required=True, help="the Apptainer that built the SIF")
     s.add_argument("--toolchains-json", help="JSON {tool: version} read inside the image (hpcab images versions); "
                                              "default: the versions toolchains/ declares")

@@ -268,6 +268,12 @@ def test_images_add_records_a_built_image_that_verify_then_accepts(tmp_path):
     [judge] = [e for e in json.loads(lock.read_text())["images"] if e["name"] == "judge-cpu"]
     from hpcab.toolchain import load_toolchains
     assert judge["toolchains"] == load_toolchains().matrix()["images"]["judge-cpu"]["versions"]
+    # A SIF built from apptainer/judge-cpu.def has no OCI config: recorded as null, still verified.
+    from_def = hpcab("images", "add", "--lock", str(lock), "--name", "judge-cpu", "--sif", str(sif),
+                     "--apptainer-version", "1.5.1")
+    assert from_def.returncode == 0, from_def.stderr
+    assert load_lock(lock).entry("judge-cpu").oci_config_digest is None
+    assert hpcab("images", "verify", "--lock", str(lock), str(sif)).returncode == 0
 
 
 @pytest.mark.parametrize("args, message", [

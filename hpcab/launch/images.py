@@ -41,7 +41,7 @@ class ImageEntry:
     hardware: str                   # cpu | nvidia | amd
     sif: str                        # as written in the lock
     sif_sha256: str
-    oci_config_digest: str
+    oci_config_digest: str | None   # None: built from a .def file (no OCI config)
     toolchains: dict = attrs.field(factory=dict, hash=False)
     apptainer_version: str = ""
     built_at: str | None = None
