@@ -1,5 +1,5 @@
 """The hpcab command line: list, show, grade, baseline, translate, lint, serve, review, submit, agent, status,
-mcp, tokens, probe."""
+images, reproduce, report, mcp, tokens, probe."""
 
 from __future__ import annotations
 
@@ -570,6 +570,22 @@ def _print_differences(diffs: list, out: Console) -> None:
         out.print(f"  {escape(field)}: {escape(str(was))} → {escape(str(is_))}", highlight=False)
 
 
+def cmd_report(args, out: Console) -> int:
+    from hpcab.report import ReportError, build_report
+    try:
+        rep = build_report(args.db, args.out, args.experiment)
+    except ReportError as exc:
+        raise InputError("--db", "", str(exc)) from None
+    out.print(f"report: {rep.path} ({rep.table.height} observation(s), {len(rep.figures)} figure(s))",
+              markup=False, highlight=False)
+    if rep.problems:
+        err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+        for p in rep.problems:
+            err.print(f"[yellow]problem:[/yellow] {escape(p)}", highlight=False)
+        return 1
+    return 0
+
+
 def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
     s.add_argument("--threads", type=int, default=1, help=f"threads granted to {timed} (default 1)")
@@ -752,6 +768,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--fresh", action="store_true", help="measure again instead of reading the cache")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
     s.set_defaults(func=cmd_probe)
+
+    s = sub.add_parser("report", help="a static HTML report of judge databases or run folders: summaries, "
+                                      "figures and every task (docs/plotting.md)")
+    s.add_argument("--db", action="append", required=True, metavar="FILE",
+                   help="a judge database or a run folder (repeat for more)")
+    s.add_argument("--out", required=True, help="the folder for index.html and its figures")
+    s.add_argument("--experiment", action="append", metavar="PREFIX",
+                   help="only the experiments whose name starts with PREFIX (repeat for more)")
+    s.set_defaults(func=cmd_report)
     return p
 
 

@@ -1,0 +1,83 @@
+"""`python -m hpcab.experiments`: run folders and judge databases into one observations table.
+
+    python -m hpcab.experiments --runs 'runs/corpus-*' [--runs GLOB ...] [--experiment PREFIX ...]
+        [--out data/observations.csv] [--out data/observations.parquet]
+
+Prints one line per experiment x arm (runs, tasks, submissions, correct, geometric mean
+speedup with its 95% CI), a line for each --runs glob and --experiment prefix that matched
+nothing, and writes the table to each --out (CSV or parquet, by the suffix). Exit status:
+0; 1 when a file could not be read (each named on stderr; the table of the rest is still
+written); 2 for a usage error (no --runs glob matched anything, an --out that is neither
+.csv nor .parquet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+from hpcab.experiments.extract import SUFFIXES, Extraction, extract, write_observations
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m hpcab.experiments", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", action="append", required=True, metavar="GLOB",
+                   help="run folders (holding arm.yaml or judge-*.db) and/or judge .db files (repeatable; "
+                        "quote it so the shell does not expand it)")
+    p.add_argument("--experiment", action="append", metavar="PREFIX",
+                   help="keep runs whose experiment starts with PREFIX (repeatable; default: all)")
+    p.add_argument("--out", action="append", default=[], metavar="FILE",
+                   help="write the table here: .csv or .parquet (repeatable; none: only the summary)")
+    return p
+
+
+def _fmt(x: float) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.3g}"
+
+
+def summary_lines(result: Extraction) -> list[str]:
+    lines = []
+    for row in result.summary().iter_rows(named=True):
+        runs = f"{row['runs']} run" + ("s" if row["runs"] != 1 else "")
+        if row["runs_not_succeeded"]:
+            # What status.json says of the runs that have not succeeded (running, failed, ...).
+            states = Counter(r.state for r in result.runs if (r.experiment, r.arm) == (row["experiment"], row["arm"])
+                             and r.kind == "run" and r.state not in ("succeeded", None))
+            runs += " (" + ", ".join(f"{n} {state}" for state, n in sorted(states.items())) + ")"
+        gm = row["geomean"]
+        speed = ("geomean speedup -" if gm is None or math.isnan(gm) else
+                 f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(row['geomean_low'])}, {_fmt(row['geomean_high'])}]")
+        lines.append(f"{row['experiment']} / {row['arm']}: {runs}, {row['tasks']} tasks, {row['submissions']} "
+                     f"submissions, {row['correct']} correct, {speed}")
+    lines += [f"nothing matched: {what}" for what in result.unmatched]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    bad = [o for o in args.out if Path(o).suffix not in SUFFIXES]
+    if bad:
+        print(f"error: --out {bad[0]}: the table is written as .csv or .parquet (by the suffix)", file=sys.stderr)
+        return 2
+    result = extract(args.runs, args.experiment)
+    if len([u for u in result.unmatched if u.startswith("--runs ")]) == len(args.runs):
+        for line in result.unmatched:
+            print(f"error: {line}", file=sys.stderr)
+        print("error: no --runs glob matched a run folder or a .db file: nothing to extract", file=sys.stderr)
+        return 2
+    for line in summary_lines(result):
+        print(line)
+    for problem in result.problems:
+        print(f"error: {problem}", file=sys.stderr)
+    for out in args.out:
+        path = write_observations(result.table, out)
+        print(f"wrote {result.table.height} rows to {path}")
+    return 1 if result.problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
