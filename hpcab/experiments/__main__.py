@@ -49,8 +49,13 @@ def summary_lines(result: Extraction) -> list[str]:
                              and r.kind == "run" and r.state not in ("succeeded", None))
             runs += " (" + ", ".join(f"{n} {state}" for state, n in sorted(states.items())) + ")"
         gm = row["geomean"]
-        speed = ("geomean speedup -" if gm is None or math.isnan(gm) else
-                 f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(row['geomean_low'])}, {_fmt(row['geomean_high'])}]")
+        low = row["geomean_low"]
+        if gm is None or math.isnan(gm):
+            speed = "geomean speedup -"
+        elif low is None or math.isnan(low):        # one correct task: no interval
+            speed = f"geomean speedup {_fmt(gm)}x (one correct task: no CI)"
+        else:
+            speed = f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(low)}, {_fmt(row['geomean_high'])}]"
         lines.append(f"{row['experiment']} / {row['arm']}: {runs}, {row['tasks']} tasks, {row['submissions']} "
                      f"submissions, {row['correct']} correct, {speed}")
     lines += [f"nothing matched: {what}" for what in result.unmatched]

@@ -33,7 +33,9 @@ def geomean_ci(speedups, n_boot: int = 2000, level: float = 0.95, seed: int = 0)
     """(geometric mean, CI low, CI high): the percentile bootstrap over tasks (n_boot
     resamples, with replacement, of the tasks; the CI is the (1-level)/2 and (1+level)/2
     quantiles of the resamples' geometric means). Nulls/NaN are left out; no value gives
-    (nan, nan, nan), one value v gives (v, v, v). Deterministic for a seed."""
+    (nan, nan, nan), and one value v gives (v, nan, nan): resampling one task has no spread,
+    and a zero-width interval would pass a single measurement off as certain. Deterministic
+    for a seed."""
     if not 0 < level < 1:
         raise ValueError(f"level {level}: expected 0 < level < 1")
     if n_boot < 1:
@@ -43,7 +45,7 @@ def geomean_ci(speedups, n_boot: int = 2000, level: float = 0.95, seed: int = 0)
     if n == 0:
         return (math.nan, math.nan, math.nan)
     if n == 1:
-        return (float(x[0]),) * 3
+        return (float(x[0]), math.nan, math.nan)
     logs = np.log(x)
     point = float(np.exp(logs.mean()))
     rng = np.random.default_rng(seed)
