@@ -490,7 +490,7 @@ def cmd_reproduce(args, out: Console) -> int:
     from hpcab.corpus import load_corpus
     from hpcab.environment import image_digest
     from hpcab.record import connect
-    from hpcab.reproduce import DifferentImage, find_grade, recorded_image, reproduce
+    from hpcab.reproduce import DifferentImage, find_grade, recorded_image, reproduce, triple_json
     from hpcab.toolchain import load_toolchains
 
     db = Path(args.db)
@@ -542,7 +542,8 @@ def cmd_reproduce(args, out: Console) -> int:
     for label, was, is_ in rep.case_statuses:
         table.add_row(f"  case {escape(label)}", was, is_, yes(was == is_))
     for s in rep.speedups:
-        table.add_row(f"speedup {s.name} (95% CI)", _fmt_triple(s.recorded), _fmt_triple(s.now), yes(s.overlaps))
+        table.add_row(f"speedup {s.name} (95% CI)", fmt_speedup(triple_json(s.recorded)),
+                      fmt_speedup(triple_json(s.now)), yes(s.overlaps))
     table.add_row("image", rep.image_recorded, rep.image_now, yes(rep.image_recorded == rep.image_now))
     out.print(table)
     _print_differences(list(rep.differences), out)
@@ -555,10 +556,6 @@ def cmd_reproduce(args, out: Console) -> int:
                if bad]
         out.print(f"[red]NOT REPRODUCED[/red]: {'; '.join(why)}")
     return 0 if rep.reproduced else 1
-
-
-def _fmt_triple(t) -> str:
-    return "-" if t is None else f"{t[0]:.3g}× [{t[1]:.3g}, {t[2]:.3g}]"
 
 
 def _print_differences(diffs: list, out: Console) -> None:

@@ -84,7 +84,7 @@ class Reproduction:
             "correctness_reproduced": self.correctness_reproduced, "speedup_reproduced": self.speedup_reproduced,
             "status": {"recorded": self.recorded_status, "now": self.status},
             "cases": [{"label": lab, "recorded": r, "now": n} for lab, r, n in self.case_statuses],
-            "speedups": [{"name": s.name, "recorded": _triple(s.recorded), "now": _triple(s.now),
+            "speedups": [{"name": s.name, "recorded": triple_json(s.recorded), "now": triple_json(s.now),
                           "overlaps": s.overlaps} for s in self.speedups],
             "image": {"recorded": self.image_recorded, "now": self.image_now,
                       "same": self.image_recorded == self.image_now},
@@ -93,7 +93,8 @@ class Reproduction:
         }
 
 
-def _triple(t: tuple[float, float, float] | None) -> dict | None:
+def triple_json(t: tuple[float, float, float] | None) -> dict | None:
+    """(value, low, high) as a grade document writes a speedup (gradedoc.speedup_json)."""
     return None if t is None else {"value": t[0], "ci95": [t[1], t[2]]}
 
 
@@ -163,9 +164,8 @@ def recorded_policy(row: dict) -> tuple[Policy, str | None]:
 
 
 def recorded_image(conn, grade_id: str) -> str:
-    """The image a recorded grade ran in: sha256:<hex> or native."""
-    row = conn.execute("SELECT image_digest FROM grades WHERE id = ?", (find_grade(conn, grade_id),)).fetchone()
-    return row[0]
+    """The image a recorded grade (its full id, find_grade) ran in: sha256:<hex> or native."""
+    return conn.execute("SELECT image_digest FROM grades WHERE id = ?", (grade_id,)).fetchone()[0]
 
 
 def reproduce(conn, grade_id: str, toolchains: Toolchains, corpus, *, allow_different_image: bool = False,
