@@ -22,7 +22,7 @@ import numpy as np
 
 from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
 from hpcab.build import Build, Candidate, build, target_kind
-from hpcab.case import Case, input_set_cases, make_inputs, run_oracle
+from hpcab.case import Case
 from hpcab.check import Check, check_outputs
 from hpcab.environment import fingerprint
 from hpcab.harness import build_harness
@@ -39,12 +39,12 @@ CANDIDATE, NUMPY = "candidate", "numpy"
 # (the judge's slots make concurrent gradings time on disjoint cores, one at a time each).
 Slot = Callable[[], ContextManager[tuple[int, ...]]]
 # Worst first: the grade's status is the worst of its cases'.
-# implausible: correct, but faster than this machine allows or than its own first calls
-# (hpcab/roofline.py, _memoized): not scored until a person reviews it.
+# implausible: correct, but faster than this machine allows, than its own calls on new input
+# sets, or using CPU outside its calls (hpcab/roofline.py, hpcab/driver.py): not scored until
+# a person reviews it.
 STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "implausible", "ok")
-# A repeated input set answered this many times faster than its first timed call: memoized.
-MEMO_RATIO = 2.0
-MEMO_MIN_NS = 20_000
+# A case that ends so ends the grade: the later cases would only cost another limit each.
+FATAL = ("crashed", "timeout")
 
 
 @attrs.frozen
@@ -62,7 +62,11 @@ class CaseResult:
     baseline_error: str | None = None         # why the baseline has no time here
     cpus: tuple[int, ...] | None = None       # where it was timed
     slot_wait_seconds: float = 0.0            # how long it waited for a measurement slot
-    flag: str | None = None                   # why it is implausible: "memoized" | "roofline"
+    flag: str | None = None                   # why it is implausible: "memoized" | "roofline" | "cpu"
+    timer_overhead_ns: float | None = None    # the driver's round trip to a runner doing nothing (median)
+    freezer: str | None = None                # how the candidate was frozen between calls (hpcab.freezer)
+    cpu_excess_ns: int | None = None          # the candidate's CPU time beyond its calls' wall time × threads
+    durations: dict[str, float] = attrs.field(factory=dict)   # the driver's: startup, generate, check, ...
 
     @property
     def correct(self) -> bool:
@@ -110,18 +114,19 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
                baseline: PreparedBaseline | None = None, slot: Slot | None = None,
                machine: "Machine | None" = None, kind: str = "c") -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
-    alone), the NumPy reference and the baseline, interleaved in one child. Inputs, the
-    oracle and the checks run outside the measurement slot; only the child runs inside it.
-    kind: how the child calls the candidate (hpcab.build.target_kind of its language)."""
-    set_cases = input_set_cases(case, policy.input_sets)
-    inputs = [make_inputs(kernel, c) for c in set_cases]
-    expected = [run_oracle(kernel, c, values) for c, values in zip(set_cases, inputs)]
+    alone), the NumPy reference and the baseline, each in a process of its own, timed call by
+    call and interleaved by the measuring driver (hpcab/driver.py), which makes the inputs
+    and checks every answer. The driver and its runners run inside the measurement slot.
+    kind: how the candidate is called (hpcab.build.target_kind of its language)."""
     waited = time.monotonic()
     with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
         waited = time.monotonic() - waited
         policy = attrs.evolve(policy, cpus=tuple(cpus)) if cpus else policy
-        run, extra, base_error = _run_targets(kernel, case, inputs, library, harness, policy, baseline, kind)
-    result = _judge_run(kernel, case, expected, library, baseline, run, extra, base_error)
+        targets = ([Target(CANDIDATE, kind, library)] if library is not None else []) + [
+            Target(NUMPY, "python", trusted=True)]
+        extra = baseline.target if baseline is not None else None
+        run = run_case(kernel, case, targets + ([extra] if extra is not None else []), harness, policy)
+    result = _judge_run(kernel, case, library, baseline, run, extra)
     if result.status == "ok" and machine is not None:
         result = roofline_check(kernel, result, machine)
     return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited)
@@ -136,141 +141,53 @@ def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> Ca
     return attrs.evolve(result, status="implausible", message=message, flag="roofline")
 
 
-def _run_targets(kernel: Kernel, case: Case, inputs: list[dict[str, np.ndarray]], library: Path | None,
-                 harness: Path | None, policy: Policy, baseline: PreparedBaseline | None, kind: str = "c"):
-    """The measuring child's run(s): (run, the baseline target still in it or None, baseline error)."""
-    targets = ([Target(CANDIDATE, kind, library)] if library is not None else []) + [
-        Target(NUMPY, "python", trusted=True)]
-    extra = baseline.target if baseline is not None else None
-    base_error = ""
-    if extra is None:
-        run = run_case(kernel, case, inputs, targets, harness, policy)
-    else:
-        run = run_case(kernel, case, inputs, targets + [extra], harness, policy)
-        if run.status != "ok" and run.failed_target in (extra.name, None):
-            # The baseline shares the process with the candidate: it must not sink the candidate.
-            # Re-run without it; if that fails too and nobody was to blame, it was not the baseline.
-            base_error = f"{run.status}: {run.message} (the case was re-run without the baseline)"
-            blamed = run.failed_target == extra.name
-            run = run_case(kernel, case, inputs, targets, harness, policy)
-            if run.status != "ok" and not blamed:
-                base_error = ""
-            extra = None
-        elif run.status == "ok" and extra.name in run.target_errors:
-            base_error = run.target_errors[extra.name]
-            extra = None
-    return run, extra, base_error
-
-
-def _judge_run(kernel: Kernel, case: Case, expected: list[dict[str, np.ndarray]], library: Path | None,
-               baseline: PreparedBaseline | None, run, extra: Target | None, base_error: str) -> CaseResult:
+def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: PreparedBaseline | None, run,
+               extra: Target | None) -> CaseResult:
+    base_error = run.target_errors.get(extra.name, "") if extra is not None else ""
+    if run.status != "ok" and run.failed_target == NUMPY:
+        # The judge's own reference, in a process the candidate cannot reach: the judge's failure.
+        raise RuntimeError(f"the NumPy reference of {kernel.id} failed on {case.describe()}: {run.status}: "
+                           f"{run.message}")
+    common = dict(baseline_error=base_error or None, timer_overhead_ns=run.timer_overhead_ns,
+                  freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, durations=run.durations)
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
-        return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""),
-                          baseline_error=base_error or None)
+        return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""), **common)
     samples = dict(run.samples_ns)
     numpy_timing = summarize(samples[NUMPY])
     baseline_timing = None
-    if extra is not None:
-        base_error = _check_baseline(kernel, extra.name, run, expected)
-        if base_error:
-            samples.pop(extra.name, None)   # a wrong baseline's time is not used
-        else:
-            baseline_timing = summarize(samples[extra.name])
+    if extra is not None and not base_error and len(samples.get(extra.name, ())):
+        baseline_timing = summarize(samples[extra.name])
+    elif extra is not None and not base_error:
+        base_error = "the measuring driver returned no time for it"
+        common["baseline_error"] = base_error
     elif baseline is not None and baseline.name == NUMPY:
         baseline_timing = numpy_timing
 
     def result(status: str, message: str = "", check: Check | None = None, timing: Timing | None = None,
                sp_numpy: Speedup | None = None, sp_baseline: Speedup | None = None) -> CaseResult:
         return CaseResult(case, status, message, check, timing, numpy_timing, sp_numpy, samples,
-                          baseline_timing, sp_baseline, base_error or None)
+                          baseline_timing, sp_baseline, **common)
 
     if library is None:
         return result("ok")
-    modified = run.inputs_modified.get(CANDIDATE, [])
-    if modified:
-        return result("incorrect", f"modified read-only input(s) {', '.join(modified)}")
-    late = run.changed_after_return.get(CANDIDATE, [])
-    if late:
-        return result("incorrect", f"output(s) {', '.join(late)} changed after the call had returned "
-                                   f"(work left running past the timer)")
-    # Every answer the child kept is validated: the warm-up's, each input set's first timed
-    # answer and every later one that differed from it.
+    verdict = run.verdict or {"correct": False, "message": "the measuring driver returned no verdict"}
+    check = verdict.get("check")
+    if not verdict["correct"]:
+        timing = summarize(samples[CANDIDATE]) if len(samples.get(CANDIDATE, ())) else None
+        return result("incorrect", verdict["message"], check, timing)
     timing = summarize(samples[CANDIDATE])
-    checks = []
-    for key, outs in run.outputs.get(CANDIDATE, {}).items():
-        check = check_outputs(kernel, outs, expected[_set_index(key, len(expected))])
-        if not check.correct:
-            return result("incorrect", f"{_describe_snapshot(key)}: {check.message}", check, timing)
-        checks.append(check)
-    if not checks:
-        return result("error", "the measuring child kept no output to check (outputs larger than the "
-                               "snapshot budget?)", None, timing)
-    worst = max(checks, key=lambda c: c.normwise_err)
-    memo = _memoized(samples[CANDIDATE], run.sample_sets.get(CANDIDATE, []))
-    if memo:
-        return attrs.evolve(result("implausible", memo, worst, timing), flag="memoized")
+    if run.memo:
+        return attrs.evolve(result("implausible", run.memo, check, timing), flag="memoized")
+    if run.cpu:
+        return attrs.evolve(result("implausible", run.cpu, check, timing), flag="cpu")
     sp_numpy = speedup(samples[NUMPY], samples[CANDIDATE])
     sp_baseline = None
     if baseline is not None and baseline.name == NUMPY:
         sp_baseline = sp_numpy
     elif baseline_timing is not None:
         sp_baseline = speedup(samples[extra.name], samples[CANDIDATE])
-    return result("ok", "", worst, timing, sp_numpy, sp_baseline)
-
-
-def _memoized(samples: np.ndarray, sets: list[int]) -> str:
-    """Inputs are copied fresh before every call, so an honest kernel takes about as long on
-    an input set it has seen as on one it has not. A candidate that remembers answers is
-    slow the first time it meets each set and fast ever after. Each set's first call is
-    compared with its second, which comes two rounds later (hpcab.child.set_of_round),
-    so a passing disturbance of the machine slows both alike."""
-    if len(sets) != len(samples):
-        return ""
-    seen: dict[int, list[int]] = {}
-    for i, s in enumerate(sets):
-        if len(seen.setdefault(s, [])) < 2:
-            seen[s].append(i)
-    pairs = [(float(samples[i]), float(samples[j])) for i, j in (v for v in seen.values() if len(v) == 2)]
-    if len(pairs) < 2:
-        return ""
-    a = float(np.median([f for f, _ in pairs]))
-    ratio = float(np.median([f / max(r, 1.0) for f, r in pairs]))
-    if a >= MEMO_MIN_NS and ratio > MEMO_RATIO:
-        b = float(np.median([r for _, r in pairs]))
-        return (f"implausible: its second call on an input set took {b / 1e3:.3g} µs (median), {ratio:.0f}× less "
-                f"than its first call on that set ({a / 1e3:.3g} µs): answers remembered rather than computed? "
-                f"(not scored until reviewed)")
-    return ""
-
-
-def _set_index(snapshot: str, sets: int) -> int:
-    """The input set a kept answer belongs to: 'warmup' is the last set, 'set2@7' is set 2."""
-    return sets - 1 if snapshot == "warmup" else int(snapshot[3:].split("@")[0])
-
-
-def _describe_snapshot(snapshot: str) -> str:
-    if snapshot == "warmup":
-        return "the warm-up call"
-    i, _, n = snapshot[3:].partition("@")
-    return f"timed call {int(n) + 1} (input set {i})" if n else f"the first timed call on input set {i}"
-
-
-def _check_baseline(kernel: Kernel, name: str, run, expected: list[dict[str, np.ndarray]]) -> str:
-    """A generated or jitted baseline is validated like a candidate (its first answer on
-    each input set); a wrong one is a judge bug, reported, and its time is not used."""
-    if name not in run.samples_ns or name not in run.outputs or not len(run.samples_ns[name]):
-        return "the measuring child returned no result for it"
-    modified = run.inputs_modified.get(name, [])
-    if modified:
-        return f"it modified read-only input(s) {', '.join(modified)}; its time is not used"
-    for key, outs in run.outputs[name].items():
-        if "@" in key:
-            continue
-        check = check_outputs(kernel, outs, expected[_set_index(key, len(expected))])
-        if not check.correct:
-            return f"its answer is wrong, so its time is not used: {check.message}"
-    return ""
+    return result("ok", "", check, timing, sp_numpy, sp_baseline)
 
 
 def _machine(toolchains: Toolchains, policy: Policy, kernel: Kernel, slot: Slot | None,
@@ -322,6 +239,8 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
             say(f"running {case.describe()}")
             results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine,
                                       target_kind(candidate.language)))
+            if results[-1].status in FATAL:
+                break
         if any(r.flag == "roofline" for r in results):
             # Before flagging, measure the machine again: a probe slowed by a neighbour gives
             # a bound too high. Flag only what is still too fast.
@@ -338,6 +257,8 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         policy = attrs.evolve(policy, cpus=tuple(used))
     env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.corpus_root)
     durations["slot_wait"] = sum(r.slot_wait_seconds for r in results)
+    for key in ("startup", "generate", "check", "teardown"):
+        durations[f"driver_{key}"] = sum(r.durations.get(key, 0.0) for r in results)
     durations["timed"] = sum(float(s.sum()) for r in results for s in r.samples_ns.values()) / 1e9
     durations["candidate_timed"] = sum(float(r.samples_ns[CANDIDATE].sum()) for r in results
                                        if CANDIDATE in r.samples_ns) / 1e9

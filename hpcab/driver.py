@@ -1,0 +1,634 @@
+"""The trusted side of a measurement: `python -m hpcab.driver`, one process per case.
+
+It owns the clock, the input sets, the expected outputs and the result. Each target (the
+candidate, the NumPy reference, the track's baseline) runs in a process of its own
+(hpcab/runner.py) that holds only its shared buffer; the candidate's is sandboxed, and it
+and everything it starts is frozen (hpcab/freezer.py) whenever it is not in a call.
+
+One call, as the driver makes it (docs/measurement_statistics.md):
+
+    write this round's input set into the target's buffer, poison its outputs
+    [candidate: drop stale bytes from its pipe, read its CPU time, thaw it]
+    t0 = clock;  send "g";  wait for "d";  t1 = clock
+    [candidate: freeze it, read its CPU time]
+    compare its read-only inputs with the set; copy its outputs out
+
+Rounds call every target once on one input set, in alternating order; every round's set
+is generated fresh (never seen by any target) while generating costs at most
+FRESH_FRACTION of the time spent in timed calls, then earlier sets are reused and a
+memo check (with a confirmation on new sets) applies. The NumPy reference's outputs on a
+set are that set's expected outputs; every answer of the candidate is checked against
+them, and the first wrong one ends the case.
+
+The job comes pickled on stdin from hpcab.run (the judge's own process); the result goes
+back pickled on stdout. Both ends are the judge's: the candidate never touches either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mmap
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import attrs
+import numpy as np
+
+from hpcab import freezer
+from hpcab import sandbox
+from hpcab.case import Case, make_inputs, poison
+from hpcab.check import check_outputs
+from hpcab.kernel import load_kernel
+from hpcab.runner import layout
+
+FRESH_FRACTION = 0.25      # generating fresh input sets may cost up to this share of the timed time
+MIN_FRESH = 8              # ... and the first rounds are always fresh, whatever it costs
+CONFIRM_ROUNDS = 6         # a suspected memo is confirmed on this many pairs of (new set, seen set)
+MEMO_RATIO = 2.0
+MEMO_MIN_NS = 20_000
+PINGS = 64                 # round trips to the NumPy runner: the timer's overhead
+LOAD_SECONDS_MIN = 5.0
+# A candidate's CPU time beyond (its calls' wall time × threads) that is still honest: the
+# runner's own few instructions after "done" and before the freeze lands.
+CPU_SLACK_NS_PER_CALL = 100_000
+CPU_SLACK_FRACTION = 0.10
+
+
+class Stop(Exception):
+    """A target failed: (status, message, target name, phase)."""
+
+    def __init__(self, status: str, message: str, target: str | None, phase: str):
+        super().__init__(message)
+        self.status, self.message, self.target, self.phase = status, message, target, phase
+
+
+def _brief_signal(rc: int) -> str:
+    try:
+        return signal.Signals(-rc).name
+    except ValueError:
+        return f"signal {-rc}"
+
+
+class Runner:
+    """One target's process, as the driver sees it: its buffer, its pipes, its clock."""
+
+    def __init__(self, spec: dict, kernel, sizes: dict, entries: list[dict], job: dict, workdir: Path,
+                 group: freezer.Group | None):
+        self.name, self.kind = spec["name"], spec["kind"]
+        self.optional, self.trusted = spec["optional"], spec["trusted"]
+        self.group = group
+        self.entries = entries
+        total = max(sum((e["nbytes"] + 63) // 64 * 64 for e in entries), 64)
+        total = (total + mmap.PAGESIZE - 1) // mmap.PAGESIZE * mmap.PAGESIZE
+        fd = os.memfd_create(f"hpcab-{self.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+        os.ftruncate(fd, total)
+        # Sealed: the runner can write its buffer but not shrink it under the driver (SIGBUS).
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+        self.mapping = mmap.mmap(fd, total)
+        from hpcab.runner import views
+        self.buf = views(self.mapping, entries)
+        go_r, self.go = os.pipe()
+        self.done, done_w = os.pipe()
+        os.set_blocking(self.done, False)
+        self.poller = select.poll()
+        self.poller.register(self.done, select.POLLIN)
+        policy = job["policy"]
+        sandboxed = not self.trusted and policy["sandbox"] == "bubblewrap"
+        runner_job = {"name": self.name, "kind": self.kind, "library": spec.get("library"),
+                      "symbol": kernel.name, "harness": job["harness"], "harness_ffi": job["harness_ffi"],
+                      "kernel_dir": str(kernel.directory.resolve()), "corpus_root": str(kernel.corpus_root),
+                      "sizes": sizes, "layout": entries, "buffer_fd": fd, "buffer_bytes": total,
+                      "go": go_r, "done": done_w}
+        argv = [sys.executable, "-m", "hpcab.runner"]
+        env = _runner_env(job, sandboxed)
+        self.stderr = open(workdir / f"{self.name}.stderr", "w+b")
+        if sandboxed:
+            sandbox.require()
+            files = [Path(p) for p in (job["harness"], job["harness_ffi"], spec.get("library")) if p]
+            binds = [p for p in files if p.exists()]
+            if self.kind != "c":
+                binds.append(kernel.directory.resolve())
+            sandbox.ensure_readable(binds)
+            argv = sandbox.command(argv, binds=[sandbox.Bind(p, p) for p in binds], env=env, cwd="/tmp",
+                                   processes=policy["nproc"])
+        limits = _limits(policy, sandboxed, group)
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=self.stderr, stderr=self.stderr,
+                                     env=env, cwd="/tmp" if not sandboxed else None,
+                                     pass_fds=(fd, go_r, done_w), preexec_fn=limits, start_new_session=True)
+        if group is not None:
+            group.started(self.proc.pid)
+        os.close(fd)
+        os.close(go_r)
+        os.close(done_w)
+        self.proc.stdin.write(json.dumps(runner_job).encode())
+        self.proc.stdin.close()
+        self.frozen = False
+
+    # -- the wire ----------------------------------------------------------------------
+    def _read(self, n: int, deadline: float, phase: str) -> bytes:
+        out = b""
+        while len(out) < n:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.poller.poll(max(int(left * 1000), 1)):
+                if time.monotonic() >= deadline:
+                    raise Stop("timeout", "", self.name, phase)
+                continue
+            try:
+                chunk = os.read(self.done, n - len(out))
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise self._died(phase)
+            out += chunk
+        return out
+
+    def _message(self, deadline: float, phase: str) -> str:
+        (length,) = struct.unpack("<I", self._read(4, deadline, phase))
+        return self._read(min(length, 4000), deadline, phase).decode(errors="replace")
+
+    def _died(self, phase: str) -> Stop:
+        try:
+            rc = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            rc = None
+        if rc is not None and rc > 128 and rc - 128 in signal.valid_signals():
+            rc = 128 - rc        # bwrap reports a command killed by signal N as 128 + N
+        if rc is not None and rc < 0:
+            why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
+            return Stop("crashed", f"the measuring process was killed by {_brief_signal(rc)}{why}", self.name, phase)
+        if rc == 0:
+            return Stop("error", "the measuring process ended (status 0) in the middle of the run", self.name, phase)
+        return Stop("error", f"the measuring process exited with status {rc}", self.name, phase)
+
+    def ready(self, deadline: float) -> None:
+        tag = self._read(1, deadline, "loading")
+        if tag == b"E":
+            raise Stop("error", self._message(deadline, "loading"), self.name, "loading")
+        if tag != b"r":
+            raise Stop("error", "the measuring process answered out of turn while loading", self.name, "loading")
+
+    def drain(self) -> None:
+        try:
+            while os.read(self.done, 4096):
+                pass
+        except BlockingIOError:
+            pass
+
+    def call(self, deadline: float, command: bytes = b"g") -> tuple[int, int | None]:
+        """(wall ns, CPU ns of the candidate's processes or None) of one call."""
+        group = self.group
+        cpu0 = None
+        if group is not None:
+            self.drain()           # bytes written while it was frozen or before: stale
+            cpu0 = group.cpu_ns()
+            group.thaw()
+            self.frozen = False
+        poll, read, done, go = self.poller.poll, os.read, self.done, self.go
+        t0 = time.perf_counter_ns()
+        os.write(go, command)
+        while True:
+            if poll(max(int((deadline - time.monotonic()) * 1000), 0)):
+                try:
+                    tag = read(done, 1)
+                    break
+                except BlockingIOError:
+                    continue
+            if time.monotonic() >= deadline:
+                self.freeze()
+                raise Stop("timeout", "", self.name, "calling")
+        t1 = time.perf_counter_ns()
+        cpu = None
+        if group is not None:
+            self.freeze()
+            cpu1 = group.cpu_ns()
+            cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+        if tag == b"d":
+            return t1 - t0, cpu
+        if not tag:
+            raise self._died("calling")
+        if tag == b"X":
+            if group is not None:
+                group.thaw()
+            try:
+                message = self._message(min(deadline, time.monotonic() + 2), "calling")
+            except Stop:
+                message = "the call raised"
+            raise Stop("error", message, self.name, "calling")
+        raise Stop("error", "the measuring process answered out of turn", self.name, "calling")
+
+    def freeze(self) -> None:
+        if self.group is not None and not self.frozen:
+            self.group.freeze()
+            self.frozen = True
+
+    def stderr_tail(self, limit: int = 4000) -> str:
+        f = self.stderr
+        f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
+        return f.read().decode(errors="replace")
+
+    def close(self) -> None:
+        try:
+            os.write(self.go, b"q")
+        except OSError:
+            pass
+        if self.group is not None:
+            self.group.kill()
+        try:
+            self.proc.wait(timeout=0.5 if self.group is None else 2)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        if self.group is not None:
+            self.group.close()
+        for fd in (self.go, self.done):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.stderr.close()
+
+
+def _runner_env(job: dict, sandboxed: bool) -> dict[str, str]:
+    env = dict(job["env"])
+    if sandboxed:
+        env.update(HOME="/tmp", TMPDIR="/tmp")
+        env.pop("HPCAB_ROOT", None)
+    return env
+
+
+_LIBC = None
+
+
+def _limits(policy: dict, sandboxed: bool, group: freezer.Group | None):
+    import ctypes
+    import resource
+    global _LIBC
+    _LIBC = _LIBC or ctypes.CDLL(None, use_errno=True)
+    libc = _LIBC
+    nproc = policy["nproc"] if sandboxed and sandbox.privileged() else None
+    timeout = policy["timeout_seconds"]
+    threads = max(policy["threads"], 1)
+
+    def apply():
+        if group is not None:
+            group.enter()         # before exec: no process of the candidate runs outside its group
+        libc.prctl(1, signal.SIGKILL)      # PR_SET_PDEATHSIG: die with the driver
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        cpu = int(timeout * threads) + 10
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        resource.setrlimit(resource.RLIMIT_AS, (policy["memory_bytes"], policy["memory_bytes"]))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (policy["file_bytes"], policy["file_bytes"]))
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        files = policy["open_files"] if hard == resource.RLIM_INFINITY else min(policy["open_files"], hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+        if nproc is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    return apply
+
+
+# ---- input sets ----------------------------------------------------------------------
+
+class InputSets:
+    """Input sets generated on demand from (the case, an index), each kept with its expected
+    outputs while memory allows (for the rounds that must repeat a set)."""
+
+    def __init__(self, kernel, case: Case, budget_bytes: int):
+        self.kernel, self.case = kernel, case
+        self.inputs = [a.name for a in kernel.arrays if a.intent != "out"] + [s.name for s in kernel.scalars]
+        self.budget = budget_bytes
+        self.kept: dict[int, tuple[dict, dict]] = {}       # index → (values, expected outputs)
+        self.kept_bytes = 0
+        self.generated = 0
+        self.seconds = 0.0
+
+    def case_of(self, index: int) -> Case:
+        if index == 0:
+            return self.case
+        digest = hashlib.sha256(f"{self.case.seed}/input-set/{index}".encode()).digest()
+        return attrs.evolve(self.case, seed=int.from_bytes(digest[:8], "little") >> 1)
+
+    def make(self, index: int) -> dict[str, np.ndarray]:
+        started = time.perf_counter()
+        values = make_inputs(self.kernel, self.case_of(index))
+        values = {n: values[n] for n in self.inputs}
+        self.seconds += time.perf_counter() - started
+        self.generated += 1
+        return values
+
+    def keep(self, index: int, values: dict, expected: dict) -> None:
+        size = sum(v.nbytes for v in values.values()) + sum(v.nbytes for v in expected.values())
+        if self.kept_bytes + size <= self.budget:
+            self.kept[index] = (values, expected)
+            self.kept_bytes += size
+
+
+def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    x, y = a.reshape(-1).view(np.uint8), b.reshape(-1).view(np.uint8)
+    n = x.size - x.size % 8
+    return bool(np.array_equal(x[:n].view(np.uint64), y[:n].view(np.uint64)) and np.array_equal(x[n:], y[n:]))
+
+
+# ---- the measurement -------------------------------------------------------------------
+
+def measure(job: dict) -> dict:
+    started = time.monotonic()
+    pol = job["policy"]
+    kernel = load_kernel(Path(job["kernel_dir"]), Path(job["corpus_root"]), check=False)
+    case = Case(**job["case"])
+    sizes = case.sizes
+    entries = layout(kernel, sizes)
+    out_names = list(kernel.outputs)
+    # Written before every call: the set's in and inout arrays and its scalars. Then the out
+    # arrays and returned values are poisoned, the workspace zeroed.
+    in_names = [a.name for a in kernel.arrays if a.intent != "out"] + [s.name for s in kernel.scalars]
+    blank = {a.name for a in kernel.arrays if a.intent == "out"} | {r.name for r in kernel.returns}
+    poisons = {e["name"]: np.zeros(tuple(e["shape"]), e["dtype"]) if e["role"] == "workspace"
+               else poison(e["dtype"], tuple(e["shape"]))
+               for e in entries if e["name"] in blank or e["role"] == "workspace"}
+    sizes_values = {e["name"]: np.array(sizes[e["name"]] if e["name"] in sizes else kernel.workspace_size(sizes),
+                                        dtype=e["dtype"])
+                    for e in entries if e["role"] == "size"}
+    deadline = started + pol["timeout_seconds"]
+    sets = InputSets(kernel, case, pol["input_bytes"])
+    result: dict = {"status": "ok", "message": "", "samples_ns": {}, "sample_sets": {}, "fresh": {},
+                    "target_errors": {}, "failed_target": None, "failed_phase": "", "inputs_modified": {},
+                    "stderr_tail": "", "verdict": None, "memo": "", "cpu": "", "timer_overhead_ns": None,
+                    "cpu_excess_ns": None, "freezer": None, "durations": {}}
+    workdir = Path(tempfile.mkdtemp(prefix="hpcab-drive-"))
+    runners: list[Runner] = []
+    durations = result["durations"]
+    candidate: Runner | None = None
+    try:
+        warm = sets.make(-1)
+        for spec in job["targets"]:
+            group = None
+            if not spec["trusted"]:
+                group = freezer.open_group(tuple(pol["cpus"]) if pol["cpus"] else None, pol["freezer"])
+                result["freezer"] = group.kind
+            try:
+                r = Runner(spec, kernel, sizes, entries, job, workdir, group)
+            except Exception:
+                if group is not None:
+                    group.close()
+                raise
+            for n, v in sizes_values.items():
+                r.buf[n][...] = v
+            if r.trusted:      # numba compiles on the warm-up set when it loads
+                for n in in_names:
+                    r.buf[n][...] = warm[n]
+            for n, p in poisons.items():
+                r.buf[n][...] = p
+            runners.append(r)
+            if not r.trusted:
+                candidate = r
+        load_deadline = min(deadline, time.monotonic() + max(pol["timeout_seconds"], LOAD_SECONDS_MIN))
+        for r in list(runners):
+            try:
+                r.ready(load_deadline)
+            except Stop as stop:
+                if r.optional:
+                    result["target_errors"][r.name] = stop.message or f"{stop.status} while loading"
+                    runners.remove(r)
+                    r.close()
+                    continue
+                raise
+        if candidate is not None:
+            candidate.freeze()
+        durations["startup"] = time.monotonic() - started
+        numpy_runner = next(r for r in runners if r.name == job["numpy"])
+        pings = [numpy_runner.call(deadline, b"p")[0] for _ in range(PINGS)]
+        result["timer_overhead_ns"] = float(np.median(pings))
+        readonly = [a.name for a in kernel.arrays if a.intent == "in"]
+        _rounds(job, kernel, runners, candidate, numpy_runner, sets, in_names, readonly, out_names, poisons,
+                warm, deadline, result)
+    except Stop as stop:
+        result.update(status=stop.status, failed_target=stop.target, failed_phase=stop.phase)
+        if stop.status == "timeout":
+            result["message"] = (f"killed after the {pol['timeout_seconds']:g} s wall-clock limit while "
+                                 f"{stop.phase} target {stop.target!r}")
+        else:
+            result["message"] = stop.message
+    finally:
+        t = time.monotonic()
+        for r in runners:
+            if r is candidate or r.name == result["failed_target"]:
+                result["stderr_tail"] = r.stderr_tail()
+            r.close()
+        durations["teardown"] = time.monotonic() - t
+        for f in workdir.iterdir():
+            f.unlink()
+        workdir.rmdir()
+    durations["generate"] = sets.seconds
+    durations["driver_total"] = time.monotonic() - started
+    return result
+
+
+def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_names, readonly, out_names,
+            poisons, warm, deadline, result) -> None:
+    pol = job["policy"]
+    threads = max(pol["threads"], 1)
+    samples = {r.name: [] for r in runners}
+    set_of = {r.name: [] for r in runners}
+    fresh_of = {r.name: [] for r in runners}
+    cpu_excess, cpu_calls, cpu_wall = 0, 0, 0
+    worst = None
+    scratch = {r.name: {n: np.empty_like(r.buf[n]) for n in out_names} for r in runners}
+    checked_baseline: set[str] = set()
+    durations = result["durations"]
+    check_seconds = 0.0
+    timed_seconds = 0.0
+    started = time.monotonic()
+
+    def one_round(index: int, values: dict, rnd: int, timed: bool, fresh: bool) -> dict:
+        nonlocal cpu_excess, cpu_calls, cpu_wall, worst, check_seconds, timed_seconds
+        order = list(runners) if rnd % 2 == 0 else runners[::-1]
+        times = {}
+        for r in order:
+            for n in in_names:
+                np.copyto(r.buf[n], values[n])
+            for n, p in poisons.items():
+                np.copyto(r.buf[n], p)
+            try:
+                ns, cpu = r.call(deadline)
+            except Stop as stop:
+                if r.optional:
+                    result["target_errors"][r.name] = f"{stop.status}: {stop.message or 'ran past the limit'}"
+                    _drop(r)
+                    continue
+                raise
+            times[r.name] = ns
+            if timed:
+                timed_seconds += ns / 1e9
+            if cpu is not None and timed:
+                cpu_excess += cpu - ns * threads
+                cpu_calls += 1
+                cpu_wall += ns
+            t = time.perf_counter()
+            if r is candidate or r.name not in checked_baseline:
+                modified = [n for n in readonly if not _bits_equal(r.buf[n], values[n])]
+                if modified:
+                    if r is candidate:
+                        result["inputs_modified"][r.name] = modified
+                        result["verdict"] = {"correct": False, "message": f"modified read-only input(s) "
+                                                                             f"{', '.join(modified)}"}
+                        raise _Done()
+                    result["target_errors"][r.name] = (f"it modified read-only input(s) {', '.join(modified)}; "
+                                                       f"its time is not used")
+                    _drop(r)
+                    continue
+            for n in out_names:
+                np.copyto(scratch[r.name][n], r.buf[n])
+            check_seconds += time.perf_counter() - t
+        t = time.perf_counter()
+        expected = {n: scratch[numpy_runner.name][n].copy() for n in out_names}
+        for r in list(runners):
+            if r is numpy_runner or r.name not in times:
+                continue
+            if r is candidate:
+                check = check_outputs(kernel, scratch[r.name], expected)
+                what = "the warm-up call" if not timed else f"timed call {len(samples[r.name]) + 1}"
+                if not check.correct:
+                    result["verdict"] = {"correct": False, "message": f"{what}: {check.message}", "check": check}
+                    raise _Done()
+                if worst is None or check.normwise_err > worst.normwise_err:
+                    worst = check
+            elif r.name not in checked_baseline:
+                check = check_outputs(kernel, scratch[r.name], expected)
+                if not check.correct:
+                    result["target_errors"][r.name] = f"its answer is wrong, so its time is not used: {check.message}"
+                    _drop(r)
+                    continue
+                checked_baseline.add(r.name)
+        check_seconds += time.perf_counter() - t
+        if timed:
+            for r in runners:
+                if r.name in times:
+                    samples[r.name].append(times[r.name])
+                    set_of[r.name].append(index)
+                    fresh_of[r.name].append(fresh)
+        return expected
+
+    def _drop(r: Runner) -> None:
+        runners.remove(r)
+        for d in (samples, set_of, fresh_of):
+            d.pop(r.name, None)
+        r.close()
+
+    class _Done(Exception):
+        pass
+
+    try:
+        for w in range(pol["warmup"]):
+            one_round(-1 - w, warm if w == 0 else sets.make(-1 - w), w, False, True)
+        rnd, last = 0, None
+        fresh_index = 0
+        while True:
+            fresh = (fresh_index < MIN_FRESH or not sets.kept
+                     or sets.seconds <= FRESH_FRACTION * timed_seconds)
+            if fresh:
+                index, values = fresh_index, sets.make(fresh_index)
+                fresh_index += 1
+            else:
+                choices = [i for i in sets.kept if i != last] or list(sets.kept)
+                index = choices[rnd % len(choices)]
+                values = sets.kept[index][0]
+            expected = one_round(index, values, rnd + pol["warmup"], True, fresh)
+            if fresh:
+                sets.keep(index, values, expected)
+            last = index
+            rnd += 1
+            spent = max((sum(v) for v in samples.values()), default=0) / 1e9
+            if rnd >= pol["max_repetitions"] or (rnd >= pol["min_repetitions"] and (
+                    spent >= pol["target_seconds"] or time.monotonic() - started >= pol["max_seconds"])):
+                break
+        if candidate is not None and not all(fresh_of[candidate.name]):
+            memo = _memo_suspect(samples[candidate.name], fresh_of[candidate.name])
+            if memo:
+                # Confirm on new sets next to seen ones, pair by pair, close in time: a busy
+                # stretch of the machine slows both of a pair alike.
+                pairs = []
+                for k in range(CONFIRM_ROUNDS):
+                    i = fresh_index
+                    fresh_index += 1
+                    v = sets.make(i)
+                    one_round(i, v, rnd, True, True)
+                    a = samples[candidate.name][-1]
+                    seen = list(sets.kept)[k % len(sets.kept)]
+                    one_round(seen, sets.kept[seen][0], rnd + 1, True, False)
+                    b = samples[candidate.name][-1]
+                    pairs.append((a, b))
+                    rnd += 2
+                result["memo"] = _memo_confirmed(pairs)
+        if candidate is not None:
+            result["verdict"] = {"correct": True, "message": "", "check": worst}
+    except _Done:
+        pass
+    durations["check"] = check_seconds
+    result["samples_ns"] = samples
+    result["sample_sets"] = set_of
+    result["fresh"] = fresh_of
+    if candidate is not None and cpu_calls:
+        result["cpu_excess_ns"] = cpu_excess
+        allowed = CPU_SLACK_NS_PER_CALL * threads * cpu_calls + CPU_SLACK_FRACTION * cpu_wall * threads
+        if cpu_excess > allowed:
+            result["cpu"] = (f"implausible: its processes used {cpu_excess / 1e6:.3g} ms of CPU time beyond its "
+                             f"{cpu_calls} timed calls' wall time × {threads} thread(s) (allowed {allowed / 1e6:.3g} "
+                             f"ms): work done outside its calls, or on more CPUs than granted? (not scored until "
+                             f"reviewed)")
+
+
+def _memo_suspect(samples: list[int], fresh: list[bool]) -> bool:
+    a = [s for s, f in zip(samples, fresh) if f]
+    b = [s for s, f in zip(samples, fresh) if not f]
+    if len(a) < 2 or len(b) < 2:
+        return False
+    fa, fb = float(np.median(a)), float(np.median(b))
+    return fa >= MEMO_MIN_NS and fa / max(fb, 1.0) > MEMO_RATIO
+
+
+def _memo_confirmed(pairs: list[tuple[int, int]]) -> str:
+    if not pairs:
+        return ""
+    ratio = float(np.median([a / max(b, 1) for a, b in pairs]))
+    a = float(np.median([p[0] for p in pairs]))
+    b = float(np.median([p[1] for p in pairs]))
+    if a >= MEMO_MIN_NS and ratio > MEMO_RATIO:
+        return (f"implausible: its calls on an input set it had already seen took {b / 1e3:.3g} µs (median), "
+                f"{ratio:.0f}× less than its calls on new sets next to them ({a / 1e3:.3g} µs), confirmed on "
+                f"{len(pairs)} pairs: answers remembered rather than computed? (not scored until reviewed)")
+    return ""
+
+
+def main() -> int:
+    job = pickle.load(sys.stdin.buffer)
+    cpus = job["policy"]["cpus"]
+    if cpus:
+        os.sched_setaffinity(0, set(cpus))
+    try:
+        result = measure(job)
+    except Exception as exc:        # the driver's own failure: the judge's, never graded as the candidate's
+        import traceback
+        result = {"driver_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+    sys.stdout.buffer.write(pickle.dumps(result))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

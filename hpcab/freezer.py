@@ -1,0 +1,357 @@
+"""Freezer: stop a candidate's whole process tree whenever it is not in a call.
+
+The measuring driver (hpcab/driver.py) thaws the candidate's runner just before it tells
+it to call, and freezes it the moment the call is done, so nothing the candidate started
+(a thread, a child, a signal handler, a setsid'ed grandchild) runs while the references
+are timed or while the driver snapshots and checks the outputs.
+
+Three ways, best first, chosen by `open_group`:
+
+- cgroup v2 (a unified hierarchy mounted at /sys/fs/cgroup, writable): a cgroup of its
+  own under `hpcab/`, frozen through `cgroup.freeze`, confined to the slot's CPUs through
+  `cpuset.cpus` when the cpuset controller can be enabled, its CPU time read from
+  `cpu.stat`, everything in it killed through `cgroup.kill`.
+- cgroup v1 (the freezer, cpuset and cpuacct hierarchies, writable: root on a hybrid
+  system): one cgroup in each; the freezer's `freezer.state`, the cpuset's `cpuset.cpus`,
+  the CPU time from `cpuacct.usage`.
+- signals: SIGSTOP to every process of the candidate (those in its pid namespace when it
+  has one of its own, else its descendants), repeated until no new one appears, and
+  SIGCONT. No CPU confinement beyond the affinity mask and no CPU-time accounting.
+
+A process cannot leave a cgroup it was put in without write access to another cgroup's
+`cgroup.procs`, which the sandbox's unprivileged user does not have: whatever it forks is
+frozen with it. The runner is put into its cgroups by the child side of the fork, before
+exec (`enter`), so no process of the candidate ever runs outside them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+V1 = ("freezer", "cpuset", "cpuacct")
+PREFIX = "hpcab"
+FREEZE_TIMEOUT_S = 5.0
+
+
+class FreezeError(RuntimeError):
+    """The candidate's processes could not be frozen (a judge-side problem)."""
+
+
+def _write(path: Path, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def _read(path: Path) -> str:
+    with open(path) as f:
+        return f.read()
+
+
+class Group:
+    """How a measured process tree is frozen, confined and accounted. The base: signals."""
+    kind = "signals"
+    cpu_accounting = False
+
+    def __init__(self, cpus: tuple[int, ...] | None):
+        self.cpus = cpus
+        self.leader: int | None = None
+        self._stopped: set[int] = set()
+
+    # -- the child side of the fork (runs before exec: no allocation-heavy work) ------------
+    def enter(self) -> None:
+        """Called in the forked child before exec: join the group."""
+
+    # -- the driver's side -------------------------------------------------------------
+    def started(self, pid: int) -> None:
+        self.leader = pid
+
+    def freeze(self) -> None:
+        # Stop until no new process appears: a process that was forking when we looked is
+        # caught the next time round (a stopped process forks nothing).
+        deadline = time.monotonic() + FREEZE_TIMEOUT_S
+        while True:
+            found = set(self.members()) - self._stopped
+            if not found:
+                break
+            for pid in found:
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except ProcessLookupError:
+                    pass
+                self._stopped.add(pid)
+            if time.monotonic() > deadline:
+                raise FreezeError("the candidate's processes could not all be stopped")
+        for pid in list(self._stopped):
+            _wait_stopped(pid, deadline)
+
+    def thaw(self) -> None:
+        for pid in self._stopped:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self._stopped.clear()
+
+    def cpu_ns(self) -> int | None:
+        return None
+
+    def members(self) -> list[int]:
+        """Every process of the candidate: its pid namespace's (when it has one of its own),
+        else the leader's descendants."""
+        if self.leader is None:
+            return []
+        return _namespace_members(self.leader) or _descendants(self.leader)
+
+    def kill(self) -> None:
+        for pid in self.members():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.thaw()
+
+    def close(self) -> None:
+        pass
+
+
+class CgroupV1(Group):
+    kind = "cgroup-v1"
+    cpu_accounting = True
+
+    def __init__(self, cpus: tuple[int, ...] | None):
+        super().__init__(cpus)
+        name = f"{PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.dirs = {c: CGROUP_ROOT / c / PREFIX / name for c in V1}
+        for c, d in self.dirs.items():
+            d.mkdir(parents=True, exist_ok=True)
+        cpuset = self.dirs["cpuset"]
+        for parent in (cpuset.parent, cpuset):       # a v1 cpuset must have cpus and mems before a task joins
+            for key in ("cpuset.cpus", "cpuset.mems"):
+                if not _read(parent / key).strip():
+                    _write(parent / key, _read(parent.parent / key).strip())
+        if cpus:
+            _write(cpuset / "cpuset.cpus", ",".join(map(str, cpus)))
+        self._procs = [str(d / "cgroup.procs") for d in self.dirs.values()]
+
+    def enter(self) -> None:
+        pid = str(os.getpid())
+        for path in self._procs:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, pid.encode())
+            finally:
+                os.close(fd)
+
+    def _state(self, want: str) -> None:
+        path = self.dirs["freezer"] / "freezer.state"
+        _write(path, want)
+        deadline = time.monotonic() + FREEZE_TIMEOUT_S
+        while _read(path).strip() != want:
+            if time.monotonic() > deadline:
+                raise FreezeError(f"the candidate's cgroup did not become {want}")
+            _write(path, want)
+
+    def freeze(self) -> None:
+        self._state("FROZEN")
+
+    def thaw(self) -> None:
+        self._state("THAWED")
+
+    def cpu_ns(self) -> int | None:
+        return int(_read(self.dirs["cpuacct"] / "cpuacct.usage"))
+
+    def members(self) -> list[int]:
+        return [int(p) for p in _read(self.dirs["freezer"] / "cgroup.procs").split()]
+
+    def kill(self) -> None:
+        # A frozen task takes its SIGKILL when thawed.
+        for _ in range(50):
+            pids = self.members()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            self.thaw()
+            time.sleep(0.002)
+
+    def close(self) -> None:
+        self.kill()
+        for d in self.dirs.values():
+            for _ in range(100):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)     # the last killed task is still leaving
+
+
+class CgroupV2(Group):
+    kind = "cgroup-v2"
+    cpu_accounting = True
+
+    def __init__(self, cpus: tuple[int, ...] | None):
+        super().__init__(cpus)
+        base = CGROUP_ROOT / PREFIX
+        base.mkdir(exist_ok=True)
+        self.confined = False
+        for controllers, parent in (("+cpuset +cpu", CGROUP_ROOT), ("+cpuset +cpu", base)):
+            try:
+                _write(parent / "cgroup.subtree_control", controllers)
+            except OSError:
+                pass
+        self.dir = base / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.dir.mkdir()
+        if cpus and (self.dir / "cpuset.cpus").exists():
+            try:
+                _write(self.dir / "cpuset.cpus", ",".join(map(str, cpus)))
+                self.confined = True
+            except OSError:
+                pass
+        self._procs = str(self.dir / "cgroup.procs")
+
+    def enter(self) -> None:
+        fd = os.open(self._procs, os.O_WRONLY)
+        try:
+            os.write(fd, str(os.getpid()).encode())
+        finally:
+            os.close(fd)
+
+    def _set(self, value: str) -> None:
+        _write(self.dir / "cgroup.freeze", value)
+        want = f"frozen {value}"
+        deadline = time.monotonic() + FREEZE_TIMEOUT_S
+        while want not in _read(self.dir / "cgroup.events"):
+            if time.monotonic() > deadline:
+                raise FreezeError("the candidate's cgroup did not " + ("freeze" if value == "1" else "thaw"))
+
+    def freeze(self) -> None:
+        self._set("1")
+
+    def thaw(self) -> None:
+        self._set("0")
+
+    def cpu_ns(self) -> int | None:
+        for line in _read(self.dir / "cpu.stat").splitlines():
+            if line.startswith("usage_usec "):
+                return int(line.split()[1]) * 1000
+        return None
+
+    def members(self) -> list[int]:
+        return [int(p) for p in _read(self.dir / "cgroup.procs").split()]
+
+    def kill(self) -> None:
+        try:
+            _write(self.dir / "cgroup.kill", "1")
+        except OSError:
+            for pid in self.members():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            try:
+                self.thaw()
+            except FreezeError:
+                pass
+
+    def close(self) -> None:
+        self.kill()
+        for _ in range(100):
+            try:
+                self.dir.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.01)
+
+
+def open_group(cpus: tuple[int, ...] | None, mode: str = "auto") -> Group:
+    """The best freezer this machine allows (mode: auto | cgroup-v2 | cgroup-v1 | signals)."""
+    if mode in ("auto", "cgroup-v2") and (CGROUP_ROOT / "cgroup.controllers").exists():
+        try:
+            return CgroupV2(cpus)
+        except OSError:
+            if mode != "auto":
+                raise
+    if mode in ("auto", "cgroup-v1") and all((CGROUP_ROOT / c / "cgroup.procs").exists() for c in V1):
+        try:
+            return CgroupV1(cpus)
+        except OSError:
+            if mode != "auto":
+                raise
+    if mode not in ("auto", "signals"):
+        raise FreezeError(f"freezer {mode!r} is not available here")
+    return Group(cpus)
+
+
+# ---- finding a candidate's processes without cgroups ----------------------------------
+
+def _children(pid: int) -> list[int]:
+    out = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                out += [int(c) for c in _read(Path(f"/proc/{pid}/task/{task}/children")).split()]
+            except OSError:
+                pass
+    except OSError:
+        pass
+    return out
+
+
+def _descendants(pid: int) -> list[int]:
+    seen, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.append(p)
+        todo += _children(p)
+    return seen
+
+
+def _namespace_members(leader: int) -> list[int]:
+    """Processes in the pid namespace of leader's child (bwrap's sandbox), when it has one
+    other than ours; else []."""
+    try:
+        own = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return []
+    for child in _descendants(leader):
+        try:
+            ns = os.readlink(f"/proc/{child}/ns/pid")
+        except OSError:
+            continue
+        if ns != own:
+            out = []
+            for entry in os.listdir("/proc"):
+                if entry.isdigit():
+                    try:
+                        if os.readlink(f"/proc/{entry}/ns/pid") == ns:
+                            out.append(int(entry))
+                    except OSError:
+                        pass
+            return out
+    return []
+
+
+def _wait_stopped(pid: int, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        try:
+            state = _read(Path(f"/proc/{pid}/stat")).rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return
+        if state in ("T", "t", "Z", "X"):
+            return
+        time.sleep(0.0001)
+    raise FreezeError(f"process {pid} of the candidate did not stop")

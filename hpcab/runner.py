@@ -1,0 +1,228 @@
+"""The untrusted side of a measurement: `python -m hpcab.runner`, one process per target.
+
+It maps the one shared buffer the driver (hpcab/driver.py) made for it, loads its target
+(a candidate's library through the harness, the NumPy reference, its numba jit, or a
+candidate's Python module), says it is ready, then makes one call each time the driver
+asks and answers when the call is done. Nothing else: it holds no clock, no other input
+set, no expected output and writes no result. The driver writes each call's inputs into
+the buffer just before asking, times the call from outside, and (for a candidate) keeps
+this process and everything it started frozen whenever it is not in a call.
+
+The wire, on two pipes the driver made (`go` to read, `done` to write), one byte a message:
+    driver → runner   g: make the call   p: answer at once (a ping)   q (or EOF): exit
+    runner → driver   r: loaded          d: done
+                      E + 4-byte length + text: could not load   X + ... : the call raised
+The job (which target, the buffer's layout) comes as JSON on stdin, read and closed first.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import mmap
+import os
+import struct
+import sys
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+MESSAGE_LIMIT = 4000
+
+
+def layout(kernel, sizes: dict[str, int]) -> list[dict]:
+    """Where each ABI argument lives in a target's shared buffer: every pointer argument
+    (arrays, returned values, the workspace) and every value argument (scalars, sizes,
+    workspace_size), each at a 64-byte aligned offset. Used by the driver to make the
+    buffer and by the runner to map it."""
+    from hpcab.abi import params
+    out, offset = [], 0
+    for p in params(kernel):
+        if p.role == "workspace":
+            shape = (max(kernel.workspace_size(sizes), 64),)
+        elif p.role == "return":
+            spec = next(r for r in kernel.returns if r.name == p.name)
+            shape = kernel.shape_of(spec, sizes) or (1,)
+        elif p.pointer:
+            spec = next(a for a in kernel.arrays if a.name == p.name)
+            shape = kernel.shape_of(spec, sizes)
+        else:
+            shape = ()
+        nbytes = max(int(np.prod(shape, dtype=np.int64)) * np.dtype(p.dtype).itemsize, 1)
+        out.append({"name": p.name, "role": p.role, "pointer": p.pointer, "dtype": p.dtype,
+                    "shape": list(shape), "offset": offset, "nbytes": nbytes})
+        offset += (nbytes + 63) // 64 * 64
+    return out
+
+
+def views(buffer, entries: list[dict]) -> dict[str, np.ndarray]:
+    out = {}
+    for e in entries:
+        count = int(np.prod(e["shape"], dtype=np.int64)) if e["shape"] else 1
+        arr = np.frombuffer(buffer, dtype=e["dtype"], count=count, offset=e["offset"])
+        out[e["name"]] = arr.reshape(e["shape"])
+    return out
+
+
+def send(fd: int, tag: bytes, text: str = "") -> None:
+    body = text.encode(errors="replace")[:MESSAGE_LIMIT]
+    data = tag + (struct.pack("<I", len(body)) + body if tag in (b"E", b"X") else b"")
+    while data:
+        data = data[os.write(fd, data):]
+
+
+class Failure(Exception):
+    """The target cannot be loaded or its call raised: the text goes to the driver."""
+
+
+def _brief(exc: BaseException, path: str | None = None) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip()
+    if path:
+        where = next((f" (candidate line {f.lineno}: {f.line})" for f in reversed(traceback.extract_tb(exc.__traceback__))
+                      if f.filename == path), "")
+        text += where
+    return text[:2000]
+
+
+# ---- targets -----------------------------------------------------------------------
+
+def serve_c(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
+    """A C-ABI library: the harness's own loop (hpcab.harness: hpcab_serve) makes the calls."""
+    spec = importlib.util.spec_from_file_location(Path(job["harness_ffi"]).stem, job["harness_ffi"])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    ffi = mod.ffi
+    harness = ffi.dlopen(job["harness"])
+    err = ffi.new("char[]", 1024)
+    fn = harness.hpcab_open(job["library"].encode(), job["symbol"].encode(), err, 1024)
+    if fn == ffi.NULL:
+        raise Failure(f"cannot load {job['symbol']!r}: {ffi.string(err).decode(errors='replace')}")
+    entries = job["layout"]
+    keep = [ffi.from_buffer(buf[e["name"]]) for e in entries]
+    pointers = [ffi.cast("void *", w) for e, w in zip(entries, keep) if e["pointer"]]
+    scalars = [ffi.cast("void *", w) for e, w in zip(entries, keep) if not e["pointer"]]
+    ptrs = ffi.new("void *[]", pointers or 1)
+    vals = ffi.new("void *[]", scalars or 1)
+    send(done, b"r")
+    harness.hpcab_serve(fn, ptrs, vals, go, done)
+    return 0
+
+
+def _python_call(job: dict, buf: dict[str, np.ndarray]):
+    """The reference, its numba jit, or a candidate's module: a function called with the
+    reference's arguments (arrays as views on the shared buffer, scalars read at each call)."""
+    from hpcab.case import collect_outputs
+    from hpcab.kernel import load_kernel
+    kernel = load_kernel(Path(job["kernel_dir"]), Path(job["corpus_root"]), check=False)
+    sizes = job["sizes"]
+    kind = job["kind"]
+    path = job.get("library")
+    function = kernel.reference().function
+    if kind == "numba":
+        try:
+            import numba
+        except ImportError as exc:
+            raise Failure(f"target {job['name']!r} needs numba, which is not installed in the judge's "
+                          f"environment ({exc}); install hpcab[frameworks]") from None
+        function = numba.njit(cache=False)(function)
+    elif kind == "module":
+        p = Path(path)
+        name = f"hpcab_candidate_{p.parent.name[:16]}" if p.suffix == ".py" else p.name.split(".")[0]
+        try:
+            found = importlib.util.spec_from_file_location(name, p)
+            module = importlib.util.module_from_spec(found)
+            sys.modules[name] = module
+            found.loader.exec_module(module)
+        except (Exception, SystemExit) as exc:
+            raise Failure(f"importing the candidate raised {_brief(exc, str(p))}") from None
+        function = getattr(module, kernel.name, None)
+        if not callable(function):
+            raise Failure(f"the candidate defines no function {kernel.name!r}: it must have the NumPy "
+                          f"reference's name and arguments (hpcab show {kernel.name} --abi python)")
+    arrays = [buf[a.name] for a in kernel.arrays]
+    scalars = [buf[s.name] for s in kernel.scalars]
+    size_values = [sizes[s] for s in kernel.sizes]
+    rets = kernel.returns
+    source = "the candidate" if kind == "module" else "reference"
+
+    def call() -> None:
+        returned = function(*arrays, *[s[()] for s in scalars], *size_values)
+        if rets:
+            if kind != "python":
+                returned = _cast_returns(returned, rets, scalars_only=kind == "module")
+            outs = collect_outputs(kernel, buf, returned, sizes, source)
+            for r in rets:
+                buf[r.name][...] = outs[r.name].reshape(buf[r.name].shape)
+        elif returned is not None and kind == "module":
+            raise Failure(f"the candidate returned a value but the manifest of {kernel.name} declares no returns")
+    if kind == "numba":
+        try:
+            call()       # numba compiles here, outside any timed call
+        except Exception as exc:
+            raise Failure(f"numba cannot compile the reference {kernel.name}: {_brief(exc)}") from None
+    return call, (str(path) if kind == "module" else None)
+
+
+def _cast_returns(returned, rets, scalars_only: bool):
+    """numba (and pythran) box a returned scalar as a Python float or int: give it the
+    manifest's dtype (scalars_only: leave arrays as they are, for the check to judge)."""
+    items = returned if len(rets) > 1 else (returned,)
+    if not (isinstance(items, tuple) and len(items) == len(rets)):
+        return returned
+    cast = tuple(v if scalars_only and np.ndim(v) else np.asarray(v).astype(r.dtype, copy=False)
+                 for v, r in zip(items, rets))
+    return cast if len(rets) > 1 else cast[0]
+
+
+def serve_python(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
+    call, path = _python_call(job, buf)
+    send(done, b"r")
+    while True:
+        c = os.read(go, 1)
+        if c == b"p":
+            os.write(done, b"d")
+            continue
+        if c != b"g":
+            return 0
+        try:
+            call()
+        except Failure as exc:
+            send(done, b"X", str(exc))
+            continue
+        except (Exception, SystemExit) as exc:
+            send(done, b"X", f"the candidate raised {_brief(exc, path)}" if path else _brief(exc))
+            continue
+        os.write(done, b"d")
+
+
+def main() -> int:
+    with os.fdopen(0, "rb", closefd=False) as stdin:
+        job = json.loads(stdin.read())
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    cpus = os.environ.get("HPCAB_CPUS")
+    if cpus:
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+    go, done = job["go"], job["done"]
+    mapping = mmap.mmap(job["buffer_fd"], job["buffer_bytes"])
+    os.close(job["buffer_fd"])
+    buf = views(mapping, job["layout"])
+    try:
+        if job["kind"] == "c":
+            return serve_c(job, buf, go, done)
+        return serve_python(job, buf, go, done)
+    except Failure as exc:
+        send(done, b"E", str(exc))
+        return 3
+    except (Exception, SystemExit) as exc:
+        send(done, b"E", f"loading raised {_brief(exc)}")
+        return 3
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)      # no exit handlers: nothing of the candidate's runs after the last call
