@@ -157,18 +157,23 @@ class Runner:
         return self._read(min(length, 4000), deadline, phase).decode(errors="replace")
 
     def _died(self, phase: str) -> Stop:
+        if self.group is not None:
+            self.group.thaw()          # what is left of it must be able to exit
+            self.frozen = False
         try:
             rc = self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             rc = None
         if rc is not None and rc > 128 and rc - 128 in signal.valid_signals():
             rc = 128 - rc        # bwrap reports a command killed by signal N as 128 + N
+        during = f" while {phase} target {self.name!r}"
         if rc is not None and rc < 0:
             why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
-            return Stop("crashed", f"the measuring process was killed by {_brief_signal(rc)}{why}", self.name, phase)
+            return Stop("crashed", f"the measuring process was killed by {_brief_signal(rc)}{why}{during}", self.name,
+                        phase)
         if rc == 0:
-            return Stop("error", "the measuring process ended (status 0) in the middle of the run", self.name, phase)
-        return Stop("error", f"the measuring process exited with status {rc}", self.name, phase)
+            return Stop("error", f"the measuring process ended (status 0){during}", self.name, phase)
+        return Stop("error", f"the measuring process exited with status {rc}{during}", self.name, phase)
 
     def ready(self, deadline: float) -> None:
         tag = self._read(1, deadline, "loading")
@@ -369,7 +374,7 @@ def measure(job: dict) -> dict:
     result: dict = {"status": "ok", "message": "", "samples_ns": {}, "sample_sets": {}, "fresh": {},
                     "target_errors": {}, "failed_target": None, "failed_phase": "", "inputs_modified": {},
                     "stderr_tail": "", "verdict": None, "memo": "", "cpu": "", "timer_overhead_ns": None,
-                    "cpu_excess_ns": None, "freezer": None, "durations": {}}
+                    "cpu_excess_ns": None, "freezer": None, "candidate_ping_ns": None, "durations": {}}
     workdir = Path(tempfile.mkdtemp(prefix="hpcab-drive-"))
     runners: list[Runner] = []
     durations = result["durations"]
@@ -414,6 +419,10 @@ def measure(job: dict) -> dict:
         numpy_runner = next(r for r in runners if r.name == job["numpy"])
         pings = [numpy_runner.call(deadline, b"p")[0] for _ in range(PINGS)]
         result["timer_overhead_ns"] = float(np.median(pings))
+        if candidate is not None and candidate.kind == "c":
+            # The same round trip through the candidate's own loop (thawed around each, as a
+            # call is): reported, never subtracted (its code could make it slow on purpose).
+            result["candidate_ping_ns"] = float(np.median([candidate.call(deadline, b"p")[0] for _ in range(PINGS)]))
         readonly = [a.name for a in kernel.arrays if a.intent == "in"]
         _rounds(job, kernel, runners, candidate, numpy_runner, sets, in_names, readonly, out_names, poisons,
                 warm, deadline, result)
@@ -442,6 +451,7 @@ def measure(job: dict) -> dict:
 def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_names, readonly, out_names,
             poisons, warm, deadline, result) -> None:
     pol = job["policy"]
+    limit = {"deadline": deadline}
     threads = max(pol["threads"], 1)
     samples = {r.name: [] for r in runners}
     set_of = {r.name: [] for r in runners}
@@ -465,11 +475,15 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             for n, p in poisons.items():
                 np.copyto(r.buf[n], p)
             try:
-                ns, cpu = r.call(deadline)
+                ns, cpu = r.call(limit["deadline"])
             except Stop as stop:
                 if r.optional:
-                    result["target_errors"][r.name] = f"{stop.status}: {stop.message or 'ran past the limit'}"
+                    # The judge's baseline failed: dropped, and it must not eat the others' time.
+                    why = stop.message or f"it ran past the {pol['timeout_seconds']:g} s limit"
+                    result["target_errors"][r.name] = f"{stop.status}: {why}"
                     _drop(r)
+                    if stop.status == "timeout":
+                        limit["deadline"] = time.monotonic() + pol["timeout_seconds"]
                     continue
                 raise
             times[r.name] = ns

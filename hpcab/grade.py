@@ -66,6 +66,7 @@ class CaseResult:
     timer_overhead_ns: float | None = None    # the driver's round trip to a runner doing nothing (median)
     freezer: str | None = None                # how the candidate was frozen between calls (hpcab.freezer)
     cpu_excess_ns: int | None = None          # the candidate's CPU time beyond its calls' wall time × threads
+    candidate_ping_ns: float | None = None    # the same round trip through a C candidate's own loop
     durations: dict[str, float] = attrs.field(factory=dict)   # the driver's: startup, generate, check, ...
 
     @property
@@ -106,6 +107,8 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
     """Across cases: geometric means of the values and of the CI bounds (a conservative summary)."""
     if not parts:
         return None
+    if len(parts) == 1:
+        return parts[0]
     gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))
     return Speedup(gm([p.value for p in parts]), gm([p.ci_low for p in parts]), gm([p.ci_high for p in parts]))
 
@@ -149,16 +152,18 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
         raise RuntimeError(f"the NumPy reference of {kernel.id} failed on {case.describe()}: {run.status}: "
                            f"{run.message}")
     common = dict(baseline_error=base_error or None, timer_overhead_ns=run.timer_overhead_ns,
-                  freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, durations=run.durations)
+                  freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, candidate_ping_ns=run.candidate_ping_ns,
+                  durations=run.durations)
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
         return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""), **common)
     samples = dict(run.samples_ns)
-    numpy_timing = summarize(samples[NUMPY])
+    # A wrong answer ends the run at once: possibly before any timed call.
+    numpy_timing = summarize(samples[NUMPY]) if len(samples.get(NUMPY, ())) else None
     baseline_timing = None
     if extra is not None and not base_error and len(samples.get(extra.name, ())):
         baseline_timing = summarize(samples[extra.name])
-    elif extra is not None and not base_error:
+    elif extra is not None and not base_error and numpy_timing is not None:
         base_error = "the measuring driver returned no time for it"
         common["baseline_error"] = base_error
     elif baseline is not None and baseline.name == NUMPY:

@@ -111,6 +111,7 @@ class RunResult:
     timer_overhead_ns: float | None = None      # a round trip to a runner that does nothing (median)
     cpu_excess_ns: int | None = None
     freezer: str | None = None                  # how the candidate was frozen (hpcab.freezer)
+    candidate_ping_ns: float | None = None      # the same round trip through the candidate's own loop
     durations: dict[str, float] = attrs.field(factory=dict)
 
 
@@ -192,7 +193,7 @@ def _drive(job: dict, policy: Policy) -> RunResult:
     return RunResult(r["status"], r["message"], samples, r["inputs_modified"], r["stderr_tail"],
                      time.monotonic() - started, r["target_errors"], r["failed_target"], r["failed_phase"],
                      r["sample_sets"], r["fresh"], r["verdict"], r["memo"], r["cpu"], r["timer_overhead_ns"],
-                     r["cpu_excess_ns"], r["freezer"], r["durations"])
+                     r["cpu_excess_ns"], r["freezer"], r["candidate_ping_ns"], r["durations"])
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -75,23 +75,19 @@ def test_an_implausible_grade_waits_for_a_review(corpus, toolchains, fast_policy
     assert (row["verdict"], row["note"]) == ("rejected", "copied answers")
 
 
-def test_the_memo_check_compares_each_sets_first_and_second_calls_close_in_time():
-    import numpy as np
+def test_a_memo_is_flagged_only_when_a_confirmation_on_new_sets_agrees():
+    from hpcab.driver import _memo_confirmed, _memo_suspect
 
-    from hpcab.child import set_of_round
-    from hpcab.grade import _memoized
-
-    for k in (2, 3, 4, 5):
-        sets = [set_of_round(r, k) for r in range(40)]
-        assert all(a != b for a, b in zip(sets, sets[1:])), sets         # never the same set twice in a row
-        for s in range(k):
-            first, second = [i for i, x in enumerate(sets) if x == s][:2]
-            assert second - first == 2, (k, s, sets)
-    sets = [set_of_round(r, 3) for r in range(30)]
-    # The machine busy for the first three rounds: every set's first call among them (the
-    # old check compared those with the rest and called it a memo).
-    busy_start = np.array([90_000.0] * 3 + [30_000.0] * 27)
-    assert _memoized(busy_start, sets) == ""
-    # A memo: slow the first time each set is met, fast ever after.
-    memo = np.array([90_000.0 if i == sets.index(s) else 1_000.0 for i, s in enumerate(sets)])
-    assert "answers remembered" in _memoized(memo, sets)
+    # Rounds repeat input sets only once generating new ones got costly. A busy stretch of
+    # the machine during the first (new) sets makes them look slow: suspected ...
+    fresh = [True] * 8 + [False] * 20
+    busy_start = [90_000] * 8 + [30_000] * 20
+    assert _memo_suspect(busy_start, fresh)
+    # ... but the confirmation pairs a new set with a seen one, next to each other in time:
+    # honest code takes as long on both, so nothing is flagged.
+    assert _memo_confirmed([(31_000, 30_000), (29_500, 30_500), (30_000, 29_000)] * 2) == ""
+    # A memo: slow on every new set, fast on every seen one, also pair by pair.
+    assert "answers remembered" in _memo_confirmed([(90_000, 1_000)] * 6)
+    # Too short to tell: never flagged.
+    assert _memo_confirmed([(9_000, 100)] * 6) == ""
+    assert not _memo_suspect([90_000] * 10, [True] * 10)

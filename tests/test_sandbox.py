@@ -113,7 +113,7 @@ def test_the_command_binds_only_what_the_job_names(tmp_path):
     lib.write_bytes(b"")
     job = tmp_path / "job"
     job.mkdir()
-    argv = sandbox.command(["python", "-m", "hpcab.child", str(job)],
+    argv = sandbox.command(["python", "-m", "hpcab.runner"],
                            binds=[sandbox.Bind(lib, lib), sandbox.Bind(job, job, writable=True)],
                            env={"PATH": "/usr/bin"}, cwd=str(job), processes=64)
     sep = argv.index("--")
@@ -202,17 +202,21 @@ def test_no_view_of_the_judges_processes(corpus, toolchains, policy):
     assert control.status == "incorrect"
 
 
-def test_the_job_folder_is_read_only_but_for_the_childs_results(corpus, toolchains, policy):
+def test_the_candidate_holds_no_file_of_the_judges_and_writes_only_its_private_tmp(corpus, toolchains, policy):
+    """Its working folder is a private /tmp: no job description, no input sets, no results
+    file to rewrite; the rest of its file system is read-only."""
     cand = gemm_observing("""
-    int fd = open("planted", O_CREAT | O_WRONLY, 0644);
-    if (fd >= 0) { breached = 1; close(fd); unlink("planted"); }
-    if (symlink("/", "link") == 0) { breached = 1; unlink("link"); }
-    if (rename("inputs.npz", "inputs.old") == 0) { breached = 1; rename("inputs.old", "inputs.npz"); }
-    if (open("job.json", O_WRONLY) >= 0) breached = 1;""")
+    const char *judges[] = {"job.json", "inputs.npz", "result.json", "outputs.npz", "where", "../job.json"};
+    for (unsigned i = 0; i < sizeof judges / sizeof *judges; i++)
+        if (access(judges[i], F_OK) == 0) breached = 1;
+    int fd = open("/hpcab-sandbox-planted", O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) { breached = 1; close(fd); unlink("/hpcab-sandbox-planted"); }
+    fd = open("planted", O_CREAT | O_WRONLY, 0644);     /* its private /tmp: allowed */
+    if (fd >= 0) { close(fd); unlink("planted"); }""")
     g = grade_gemm(corpus, toolchains, cand, policy)
-    assert g.status == "ok", g.message        # ... and the child wrote its results where it may
+    assert g.status == "ok", g.message
     control = grade_gemm(corpus, toolchains, cand, attrs.evolve(policy, sandbox="none"))
-    assert control.status == "incorrect"
+    assert control.status == "incorrect"       # unsandboxed, a root judge's / is writable
 
 
 def test_links_left_in_the_job_folder_read_nothing_of_the_judges(corpus, toolchains, policy, tmp_path):
