@@ -14,8 +14,8 @@ One call, as the driver makes it (docs/measurement_statistics.md):
     compare its read-only inputs with the set; copy its outputs out
 
 Rounds call every target once on one input set, in alternating order; every round's set
-is generated fresh (never seen by any target) while generating costs at most
-FRESH_FRACTION of the time spent in timed calls, then earlier sets are reused and a
+is generated fresh (never seen by any target) while generating costs at most the policy's
+fresh_fraction of the time spent in timed calls, then earlier sets are reused and a
 memo check (with a confirmation on new sets) applies. The NumPy reference's outputs on a
 set are that set's expected outputs; every answer of the candidate is checked against
 them, and the first wrong one ends the case.
@@ -50,8 +50,7 @@ from hpcab.check import check_outputs
 from hpcab.kernel import load_kernel
 from hpcab.runner import layout
 
-FRESH_FRACTION = 0.25      # generating fresh input sets may cost up to this share of the timed time
-MIN_FRESH = 8              # ... and the first rounds are always fresh, whatever it costs
+MIN_FRESH = 8              # the first rounds' sets are always new, whatever generating them costs
 CONFIRM_ROUNDS = 6         # a suspected memo is confirmed on this many pairs of (new set, seen set)
 MEMO_RATIO = 2.0
 MEMO_MIN_NS = 20_000
@@ -550,11 +549,11 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
     try:
         for w in range(pol["warmup"]):
             one_round(-1 - w, warm if w == 0 else sets.make(-1 - w), w, False, True)
-        rnd, last = 0, None
+        rnd, last, last_repeat = 0, None, None
         fresh_index = 0
         while True:
             fresh = (fresh_index < MIN_FRESH or not sets.kept
-                     or sets.seconds <= FRESH_FRACTION * timed_seconds)
+                     or sets.seconds <= pol["fresh_fraction"] * timed_seconds)
             if fresh:
                 index, values = fresh_index, sets.make(fresh_index)
                 fresh_index += 1
@@ -562,6 +561,7 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
                 choices = [i for i in sets.kept if i != last] or list(sets.kept)
                 index = choices[rnd % len(choices)]
                 values = sets.kept[index][0]
+                last_repeat = index
             expected = one_round(index, values, rnd + pol["warmup"], True, fresh)
             if fresh:
                 sets.keep(index, values, expected)
@@ -574,16 +574,17 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
         if candidate is not None and not all(fresh_of[candidate.name]):
             memo = _memo_suspect(samples[candidate.name], fresh_of[candidate.name])
             if memo:
-                # Confirm on new sets next to seen ones, pair by pair, close in time: a busy
-                # stretch of the machine slows both of a pair alike.
+                # Confirm on new sets next to a seen one (the set repeated last, the likeliest
+                # to be remembered), pair by pair, close in time: a busy stretch of the
+                # machine slows both of a pair alike.
                 pairs = []
+                seen = last_repeat
                 for k in range(CONFIRM_ROUNDS):
                     i = fresh_index
                     fresh_index += 1
                     v = sets.make(i)
                     one_round(i, v, rnd, True, True)
                     a = samples[candidate.name][-1]
-                    seen = list(sets.kept)[k % len(sets.kept)]
                     one_round(seen, sets.kept[seen][0], rnd + 1, True, False)
                     b = samples[candidate.name][-1]
                     pairs.append((a, b))

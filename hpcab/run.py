@@ -55,6 +55,8 @@ class Policy:
     # Input sets (with their expected outputs) kept for rounds that must repeat one, at most:
     # every round gets a fresh set while generating them is cheap (hpcab.driver).
     input_bytes: int = 256 << 20
+    # ... while generating them costs at most this share of the time spent in timed calls.
+    fresh_fraction: float = 0.25
     # How the candidate's processes are frozen between calls: auto (cgroup v2, else v1, else
     # signals: hpcab.freezer), or one of those by name.
     freezer: str = "auto"

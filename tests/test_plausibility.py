@@ -2,16 +2,24 @@
 such, and confirmed by a fresh probe before it is flagged."""
 
 import io
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
 
 from rich.console import Console
 
 import hpcab.roofline as roofline
-from hpcab.build import candidate_from_file
+from hpcab.build import Candidate, candidate_from_file
 from hpcab.case import preset_case
 from hpcab.grade import grade
 from hpcab.gradedoc import grade_document, print_grade
 
 from .conftest import EXAMPLES
+
+EXPLOITS = Path(__file__).resolve().parent / "exploits"
 
 
 def machine(peak: float) -> roofline.Machine:
@@ -91,3 +99,38 @@ def test_a_memo_is_flagged_only_when_a_confirmation_on_new_sets_agrees():
     # Too short to tell: never flagged.
     assert _memo_confirmed([(9_000, 100)] * 6) == ""
     assert not _memo_suspect([90_000] * 10, [True] * 10)
+
+
+def _busy(seconds: float) -> list[subprocess.Popen]:
+    """Two processes that spin on the CPUs for at most `seconds` (they end by themselves)."""
+    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass\n"
+    return [subprocess.Popen([sys.executable, "-c", code]) for _ in range(2)]
+
+
+@pytest.mark.slow
+def test_honest_grades_on_a_loaded_machine_are_never_implausible(corpus, toolchains, fast_policy):
+    """Two busy processes beside the judge on this 2-core machine: honest candidates are
+    slowed at random moments, never flagged. fresh_fraction=0 makes every round after the
+    first few repeat an input set, so the memo check (a suspicion on the timings, then a
+    confirmation on new sets next to seen ones) runs on every grade; the memoizing
+    candidate graded the same way shows the check is live."""
+    from hpcab.translate import translate
+    policy = attrs.evolve(fast_policy, fresh_fraction=0.0, min_repetitions=20, target_seconds=0.2)
+    honest = [("gemm", candidate_from_file(EXAMPLES / "gemm.c"))]
+    for name in ("s271_conditional", "softmax", "atax"):
+        honest.append((name, Candidate(translate(corpus.get(name), "c").source, "c", label=f"{name} translated")))
+    busy = _busy(240)
+    try:
+        for _ in range(2):
+            for name, cand in honest:
+                k = corpus.get(name)
+                g = grade(k, cand, [preset_case(k, "S")], toolchains, policy=policy, baseline=False)
+                assert g.status == "ok", f"{name}: {g.status}: {g.message}"
+        k = corpus.get("gemm")
+        memo = Candidate((EXPLOITS / "memoize_by_input.c").read_text(), "c", label="memo")
+        g = grade(k, memo, [preset_case(k, "S")], toolchains, policy=policy, baseline=False)
+        assert g.status == "implausible" and g.cases[0].flag == "memoized", (g.status, g.message)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
