@@ -60,7 +60,7 @@ def prepare_baseline(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline
     if name == "numpy":
         return PreparedBaseline(name, None, "the NumPy reference")
     if name == "numba":
-        # Whether numba is importable is found out (and reported) by the measuring child.
+        # Whether numba is importable is found out (and reported) by its runner.
         return PreparedBaseline(name, Target(name, "numba", optional=True, trusted=True), "numba.njit of the NumPy reference")
     return _prepare_c_autopar(kernel, toolchains)
 

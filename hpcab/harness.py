@@ -112,7 +112,7 @@ def build_harness(kernel: Kernel, toolchains: Toolchains) -> Build:
 
 def harness_ffi_module() -> Path:
     """The harness's cffi declarations, parsed once into a Python module in the build cache
-    (cffi's out-of-line ABI mode): the measuring child imports it instead of running
+    (cffi's out-of-line ABI mode): a runner imports it instead of running
     cffi's C parser, which costs it ~70 ms per case."""
     import cffi
     key = hashlib.sha256(f"{cffi.__version__}\n{HARNESS_CDEF}".encode()).hexdigest()[:16]

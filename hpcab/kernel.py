@@ -165,7 +165,7 @@ def identify(path: Path, corpus_root: Path) -> tuple[str, str, str | None]:
 
 def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kernel:
     """check=False: skip the schema and semantic checks, for a manifest the judge has
-    already loaded and checked (the measuring child re-reads it, and starts faster)."""
+    already loaded and checked (a runner re-reads it, and starts faster)."""
     directory = Path(directory)
     track, name, dwarf = identify(directory, corpus_root)
     manifest_path = directory / f"{name}.yaml"
@@ -177,7 +177,7 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
     except yaml.YAMLError as exc:
         raise InputError(source, "", f"not valid YAML: {exc}") from None
     if check:
-        from hpcab.schema import validate     # jsonschema is slow to import; the measuring child skips it
+        from hpcab.schema import validate     # jsonschema is slow to import; a runner skips it
         validate(doc, "manifest", source)
 
     kernel = Kernel(

@@ -44,7 +44,7 @@ class Policy:
     cpus: tuple[int, ...] | None = None
     memory_bytes: int = 8 << 30
     file_bytes: int = 4 << 30
-    # Sandboxed only: processes and threads the measuring child may hold at once, per thread
+    # Sandboxed only: processes and threads the candidate's runner may hold at once, per thread
     # granted (RLIMIT_NPROC = processes × threads; a fork bomb stops there).
     processes: int = 64
     open_files: int = 1024           # RLIMIT_NOFILE
@@ -135,6 +135,13 @@ _LIBC = ctypes.CDLL(None, use_errno=True)
 _PR_SET_PDEATHSIG = 1
 
 
+# glibc malloc in every runner: every block from the heap (no mmap, whose threshold otherwise
+# moves with what was freed last) and freed memory kept (no trim), so a target that
+# allocates temporaries on every call (NumPy, numba) lands them on pages it has already
+# touched instead of paying fresh page faults on some calls and not on others.
+MALLOC_TUNABLES = "glibc.malloc.mmap_threshold=4294967295:glibc.malloc.trim_threshold=4294967295"
+
+
 def _runner_env(policy: Policy) -> dict[str, str]:
     """The runners' environment (sandboxed, all of it: bwrap --clearenv)."""
     keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "LD_LIBRARY_PATH", "PYTHONPATH", "HPCAB_ROOT",
@@ -142,7 +149,8 @@ def _runner_env(policy: Policy) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k in keep}
     threads = str(policy.threads)
     env.update(OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
-               NUMBA_NUM_THREADS=threads, OMP_PROC_BIND="true", PYTHONDONTWRITEBYTECODE="1")
+               NUMBA_NUM_THREADS=threads, OMP_PROC_BIND="true", PYTHONDONTWRITEBYTECODE="1",
+               GLIBC_TUNABLES=MALLOC_TUNABLES)
     if policy.cpus:
         env["HPCAB_CPUS"] = ",".join(map(str, policy.cpus))
     return env

@@ -1,4 +1,4 @@
-"""Sandbox: run untrusted work (a candidate's measuring child, its compile) inside bubblewrap.
+"""Sandbox: run untrusted work (a candidate's runner, its compile) inside bubblewrap.
 
 `bwrap` gives the command its own mount, pid, network, IPC, UTS and (where the kernel has
 them) cgroup namespaces. Its file system is an empty read-only root with, read-only, only

@@ -18,7 +18,7 @@ from hpcab.schema import validate
 
 # A command (or version command) "{python}" is the judge's own interpreter, sys.executable:
 # a Python framework must be checked and built by the Python that imports the result in
-# the measuring child (an extension module built for another one does not load).
+# its runner (an extension module built for another one does not load).
 PYTHON = "{python}"
 
 

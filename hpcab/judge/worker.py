@@ -1,9 +1,9 @@
 """What the judge's grading worker processes run: build, inputs, oracle, checks.
 
 The judge's HTTP process never grades itself: it hands a job to a pool of these worker
-processes (compiling and validating in parallel), and each worker's measuring child is
+processes (compiling and validating in parallel), and each worker's measuring driver is
 timed inside a measurement slot (hpcab.judge.slots). A worker exits as soon as the judge
-that started it is gone, and its measuring child dies with it (run.py), so a judge killed
+that started it is gone, and its measuring driver and runners die with it (run.py), so a judge killed
 mid-grade leaves nothing running.
 """
 
