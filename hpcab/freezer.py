@@ -36,6 +36,7 @@ CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1 = ("freezer", "cpuset", "cpuacct")
 PREFIX = "hpcab"
 FREEZE_TIMEOUT_S = 5.0
+POLL_S = 20e-6
 
 
 class FreezeError(RuntimeError):
@@ -137,6 +138,9 @@ class CgroupV1(Group):
         if cpus:
             _write(cpuset / "cpuset.cpus", ",".join(map(str, cpus)))
         self._procs = [str(d / "cgroup.procs") for d in self.dirs.values()]
+        # Kept open: a freeze and a thaw per call, each a write and a few reads.
+        self._state_fd = os.open(self.dirs["freezer"] / "freezer.state", os.O_RDWR | os.O_CLOEXEC)
+        self._usage_fd = os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY | os.O_CLOEXEC)
 
     def enter(self) -> None:
         pid = str(os.getpid())
@@ -148,13 +152,14 @@ class CgroupV1(Group):
                 os.close(fd)
 
     def _state(self, want: str) -> None:
-        path = self.dirs["freezer"] / "freezer.state"
-        _write(path, want)
+        fd, data = self._state_fd, want.encode()
+        os.pwrite(fd, data, 0)
         deadline = time.monotonic() + FREEZE_TIMEOUT_S
-        while _read(path).strip() != want:
+        while os.pread(fd, 32, 0).strip() != data:     # FREEZING until every task has stopped
             if time.monotonic() > deadline:
                 raise FreezeError(f"the candidate's cgroup did not become {want}")
-            _write(path, want)
+            # Sleep, not spin: a task stops only when it next runs, maybe on this very CPU.
+            time.sleep(POLL_S)
 
     def freeze(self) -> None:
         self._state("FROZEN")
@@ -163,7 +168,7 @@ class CgroupV1(Group):
         self._state("THAWED")
 
     def cpu_ns(self) -> int | None:
-        return int(_read(self.dirs["cpuacct"] / "cpuacct.usage"))
+        return int(os.pread(self._usage_fd, 64, 0))
 
     def members(self) -> list[int]:
         return [int(p) for p in _read(self.dirs["freezer"] / "cgroup.procs").split()]
@@ -184,6 +189,8 @@ class CgroupV1(Group):
 
     def close(self) -> None:
         self.kill()
+        for fd in (self._state_fd, self._usage_fd):
+            os.close(fd)
         for d in self.dirs.values():
             for _ in range(100):
                 try:
@@ -233,6 +240,7 @@ class CgroupV2(Group):
         while want not in _read(self.dir / "cgroup.events"):
             if time.monotonic() > deadline:
                 raise FreezeError("the candidate's cgroup did not " + ("freeze" if value == "1" else "thaw"))
+            time.sleep(POLL_S)
 
     def freeze(self) -> None:
         self._set("1")

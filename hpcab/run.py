@@ -184,9 +184,11 @@ def _drive(job: dict, policy: Policy) -> RunResult:
         sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
     limit = policy.timeout_seconds + DRIVER_GRACE_S
     with tempfile.TemporaryFile() as err:
+        # One thread for the driver's own NumPy (its checks): it shares the slot with the calls.
+        env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
         proc = subprocess.Popen([sys.executable, "-m", "hpcab.driver"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=err, preexec_fn=_limits(limit),
-                                start_new_session=True)
+                                start_new_session=True, env=env)
         try:
             out, _ = proc.communicate(pickle.dumps(job), timeout=limit)
         except subprocess.TimeoutExpired:

@@ -87,6 +87,13 @@ def _brief(exc: BaseException, path: str | None = None) -> str:
 
 # ---- targets -----------------------------------------------------------------------
 
+def _ready(job: dict, done: int) -> None:
+    cpus = os.environ.get("HPCAB_CPUS")
+    if cpus and job["trusted"]:
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+    send(done, b"r")
+
+
 def serve_c(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
     """A C-ABI library: the harness's own loop (hpcab.harness: hpcab_serve) makes the calls."""
     spec = importlib.util.spec_from_file_location(Path(job["harness_ffi"]).stem, job["harness_ffi"])
@@ -104,7 +111,7 @@ def serve_c(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
     scalars = [ffi.cast("void *", w) for e, w in zip(entries, keep) if not e["pointer"]]
     ptrs = ffi.new("void *[]", pointers or 1)
     vals = ffi.new("void *[]", scalars or 1)
-    send(done, b"r")
+    _ready(job, done)
     harness.hpcab_serve(fn, ptrs, vals, go, done)
     return 0
 
@@ -177,7 +184,7 @@ def _cast_returns(returned, rets, scalars_only: bool):
 
 def serve_python(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
     call, path = _python_call(job, buf)
-    send(done, b"r")
+    _ready(job, done)
     while True:
         c = os.read(go, 1)
         if c == b"p":
@@ -203,8 +210,11 @@ def main() -> int:
     os.dup2(devnull, 0)
     os.close(devnull)
     cpus = os.environ.get("HPCAB_CPUS")
-    if cpus:
-        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+    slot = {int(c) for c in cpus.split(",")} if cpus else None
+    # The candidate is confined before any of its code loads (its cgroup's cpuset holds it
+    # there too); the judge's own targets load on any CPU, in parallel, then join the slot.
+    if slot and not job["trusted"]:
+        os.sched_setaffinity(0, slot)
     go, done = job["go"], job["done"]
     mapping = mmap.mmap(job["buffer_fd"], job["buffer_bytes"])
     os.close(job["buffer_fd"])
