@@ -133,12 +133,11 @@ def run_oracle(kernel: Kernel, case: Case, values: dict[str, np.ndarray] | None 
     return collect_outputs(kernel, values, returned, case.sizes, str(kernel.reference_path))
 
 
-def input_set_cases(case: Case, timed_sets: int) -> list[Case]:
-    """The case's input sets, as cases: set 0 is the case itself, sets 1..K-1 and the
-    warm-up's (the last) have seeds derived from it. Timed calls rotate over the first K,
-    so no call can be answered by replaying the previous one."""
-    out = [case]
-    for i in range(1, timed_sets + 1):
-        digest = hashlib.sha256(f"{case.seed}/input-set/{i}".encode()).digest()
-        out.append(attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1))
-    return out
+def input_set_case(case: Case, index: int) -> Case:
+    """The case's input set number `index`, as a case: set 0 is the case itself, every other
+    index (the measuring driver's rounds, its warm-up's negative ones) a seed derived from
+    it, so each round of a measurement meets inputs no earlier round had."""
+    if index == 0:
+        return case
+    digest = hashlib.sha256(f"{case.seed}/input-set/{index}".encode()).digest()
+    return attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1)

@@ -26,7 +26,6 @@ back pickled on stdout. Both ends are the judge's: the candidate never touches e
 
 from __future__ import annotations
 
-import hashlib
 import json
 import mmap
 import os
@@ -40,12 +39,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import attrs
 import numpy as np
 
 from hpcab import freezer
 from hpcab import sandbox
-from hpcab.case import Case, make_inputs, poison
+from hpcab.case import Case, input_set_case, make_inputs, poison
 from hpcab.check import check_outputs, prepare_expected, quick_normwise
 from hpcab.kernel import load_kernel
 from hpcab.runner import layout
@@ -319,15 +317,9 @@ class InputSets:
         self.generated = 0
         self.seconds = 0.0
 
-    def case_of(self, index: int) -> Case:
-        if index == 0:
-            return self.case
-        digest = hashlib.sha256(f"{self.case.seed}/input-set/{index}".encode()).digest()
-        return attrs.evolve(self.case, seed=int.from_bytes(digest[:8], "little") >> 1)
-
     def make(self, index: int) -> dict[str, np.ndarray]:
         started = time.perf_counter()
-        values = make_inputs(self.kernel, self.case_of(index))
+        values = make_inputs(self.kernel, input_set_case(self.case, index))
         values = {n: values[n] for n in self.inputs}
         self.seconds += time.perf_counter() - started
         self.generated += 1
