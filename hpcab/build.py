@@ -11,6 +11,14 @@ outside (another agent's code, the judge's secret) is a compile error. The sandb
 the key: a source compiled without it (and able to read anything) is never served to a
 sandboxed build from the cache.
 
+The compiler is untrusted too (its input is): every compile runs under BuildLimits, a
+wall-clock limit that kills its whole process group, and per-process CPU time, address
+space and file size (and, sandboxed, a process count). A build stopped by a limit is a
+build error whose diagnostics name the limit, and is not cached (see build()). A source
+that sets its own optimisation options (`#pragma GCC optimize`, `__attribute__((target))`,
+numba's `fastmath=True`, ...: hpcab.overrides) has them listed in Build.overrides, so a
+grade never claims a flag set the code overrode.
+
 Python frameworks (docs/abi_contract.md): a `python` candidate's build is a byte-compile
 check of candidate.py, which is then the product; a `pythran` candidate's is an extension
 module, candidate.so. Both are run by the judge's own interpreter, sandboxed with that
@@ -21,9 +29,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,20 +44,35 @@ import attrs
 
 from hpcab import sandbox as _sandbox
 from hpcab.errors import InputError
+from hpcab.overrides import find_overrides
 from hpcab.paths import cache_dir
 from hpcab.toolchain import Toolchains
 
 LANGUAGE_SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f90": "fortran",
                      ".f": "fortran", ".F90": "fortran", ".cu": "cuda", ".hip": "hip", ".py": "python"}
-# Candidates the measuring child imports as Python modules (hpcab.run.Target kind "module").
+# Candidates a runner imports as Python modules (hpcab.run.Target kind "module").
 PYTHON_LANGUAGES = ("python", "pythran")
 # A .py file with a pythran export line (pythran's own syntax: spaces allowed around '#') is pythran.
 PYTHRAN_EXPORT = re.compile(r"^\s*#\s*pythran\s+export\b", re.MULTILINE)
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_DIAGNOSTICS = 20_000
-COMPILE_TIMEOUT_S = 300
 BUILD_DIR = "/build"              # the private build folder, inside the sandbox
-COMPILE_PROCESSES = 64            # RLIMIT_NPROC of a sandboxed compile
+
+
+@attrs.frozen
+class BuildLimits:
+    """What one compile may use. The wall-clock limit is the judge's `hpcab serve
+    --build-timeout`; the others are rlimits of each process of the compile (the driver,
+    cc1, as, ld, pythran's g++ ...)."""
+    wall_seconds: float = 60.0
+    cpu_seconds: float | None = None     # RLIMIT_CPU; None: the wall limit (a threaded compile gets one core's worth)
+    memory_bytes: int = 4 << 30          # RLIMIT_AS
+    file_bytes: int = 1 << 30            # RLIMIT_FSIZE: the product, temporaries, the diagnostics
+    processes: int = 64                  # RLIMIT_NPROC, sandboxed only (see _compile_limits)
+
+    @property
+    def cpu(self) -> float:
+        return self.wall_seconds if self.cpu_seconds is None else self.cpu_seconds
 
 
 @attrs.frozen
@@ -75,6 +100,9 @@ class Build:
     command: tuple[str, ...]
     cached: bool
     seconds: float
+    # Where the source sets its own optimisation options (hpcab.overrides.find_overrides):
+    # "line N: <the construct>" each; () when the flag set is all there is.
+    overrides: tuple[str, ...] = ()
 
 
 def language_of(path: Path, text: str | None = None) -> str:
@@ -93,7 +121,7 @@ def language_of(path: Path, text: str | None = None) -> str:
 
 
 def target_kind(language: str) -> str:
-    """How the measuring child calls a build of this language (hpcab.run.Target.kind)."""
+    """How a runner calls a build of this language (hpcab.run.Target.kind)."""
     return "module" if language in PYTHON_LANGUAGES else "c"
 
 
@@ -112,10 +140,18 @@ def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
 
 
 def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = None,
-          cache_root: Path | None = None, sandbox: str = _sandbox.AUTO) -> Build:
+          cache_root: Path | None = None, sandbox: str = _sandbox.AUTO,
+          limits: BuildLimits = BuildLimits()) -> Build:
     """sandbox: "bubblewrap", "none", or "auto" (bubblewrap where it can run): a Policy's
-    sandbox setting."""
+    sandbox setting. limits: what the compile may use.
+
+    A build stopped by a limit is not cached (not written to the cache at all): the limits
+    are the judge's setting, not the source's, and a later build with more room may
+    succeed. Putting the limits in the key instead would recompile, at every change of
+    --build-timeout, everything already built, whose product and diagnostics do not depend
+    on them; a build that finished is valid under any limits."""
     mode = _sandbox.resolve(sandbox)
+    overrides = find_overrides(candidate.source, candidate.language)
     compiler = toolchains.compiler(candidate.compiler or candidate.language)
     if compiler.language != candidate.language:
         raise InputError("candidate", "compiler", f"{compiler.name} compiles {compiler.language}, "
@@ -141,18 +177,23 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
         meta = json.loads(record.read_text())
         lib = final / product
         return Build(meta["ok"], key, lib if meta["ok"] else None, meta["diagnostics"], compiler.name,
-                     version, flags.name, tuple(command), True, time.perf_counter() - started)
+                     version, flags.name, tuple(command), True, time.perf_counter() - started, overrides)
 
     root.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="build-", dir=root))
     try:
         (scratch / source_name).write_text(candidate.source)
+        stopped = None
         if version == "missing":
             ok, diagnostics = False, (f"compiler {compiler.name!r} is not installed in the judge's Python"
                                       if compiler.runs_in_python else
                                       f"compiler {compiler.command!r} is not installed on this judge")
         else:
-            ok, diagnostics = _compile(command, scratch, mode == "bubblewrap", compiler.runs_in_python)
+            ok, diagnostics, stopped = _compile(command, scratch, mode == "bubblewrap", compiler.runs_in_python,
+                                                limits)
+        if stopped:         # a limit's doing, not the source's alone: not cached (see above)
+            return Build(False, key, None, diagnostics, compiler.name, version, flags.name, tuple(command), False,
+                         time.perf_counter() - started, overrides)
         library = scratch / product
         ok = ok and library.is_file() and not library.is_symlink()
         (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
@@ -165,46 +206,141 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
         shutil.rmtree(scratch, ignore_errors=True)
     meta = json.loads(record.read_text())
     return Build(meta["ok"], key, final / product if meta["ok"] else None, meta["diagnostics"],
-                 compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started)
+                 compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started,
+                 overrides)
 
 
-def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: bool = False) -> tuple[bool, str]:
+def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: bool = False,
+             limits: BuildLimits = BuildLimits()) -> tuple[bool, str, str | None]:
     """Run the compiler in a private scratch folder; its output is the diagnostics.
     Sandboxed, the scratch folder is all it sees of the cache, at BUILD_DIR; python: the
-    compiler is the judge's interpreter, whose installation (and packages) it sees read-only."""
+    compiler is the judge's interpreter, whose installation (and packages) it sees read-only.
+    (ok, diagnostics, why it was stopped: None unless a limit stopped it.)"""
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR", "LD_LIBRARY_PATH")}
     env["LC_ALL"] = "C"
+    if python:      # numpy's BLAS would reserve memory for a thread per core of the judge's machine
+        env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     argv = command
     if sandboxed:
         _sandbox.require()        # the judge's problem, not the candidate's: raise, never cache it
         env.update(HOME="/tmp", TMPDIR="/tmp")
         binds = [_sandbox.Bind(cwd, Path(BUILD_DIR), writable=True)] + _sandbox.tool_binds([command[0]])
-        argv = _sandbox.command(command, binds=binds, env=env, cwd=BUILD_DIR, processes=COMPILE_PROCESSES,
+        argv = _sandbox.command(command, binds=binds, env=env, cwd=BUILD_DIR, processes=limits.processes,
                                python=python)
         _sandbox.give([cwd], recursive=True)
+    # The output goes to a file of the judge's (bounded by RLIMIT_FSIZE), never a pipe that a
+    # process left behind could hold open.
+    with tempfile.TemporaryFile() as out:
+        try:
+            proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                    env=env, preexec_fn=_compile_limits(sandboxed, limits), start_new_session=True)
+            in_time = _wait(proc, limits.wall_seconds)
+        finally:
+            if sandboxed:
+                _sandbox.reclaim([cwd], recursive=True)
+        size = out.seek(0, os.SEEK_END)
+        out.seek(max(0, size - 4 * MAX_DIAGNOSTICS))
+        diagnostics = out.read().decode(errors="replace")[-MAX_DIAGNOSTICS:]
+    rc = proc.returncode
+    signum = -rc if rc < 0 else rc - 128 if sandboxed and rc > 128 else 0     # bwrap: 128 + N, as a shell
+    stopped = None if in_time and rc == 0 else _limit_hit(not in_time, signum, diagnostics, limits)
+    if stopped:
+        note = f"compilation stopped: {stopped}\n"
+        return False, note + diagnostics[len(note) - MAX_DIAGNOSTICS:], stopped
+    return rc == 0, diagnostics, None
+
+
+def _wait(proc: subprocess.Popen, seconds: float) -> bool:
+    """Wait for the compiler, at most `seconds`; then kill its whole process group (the
+    driver started in a session of its own: cc1, as, ld, pythran's g++ ... are in it; a
+    sandboxed compile's processes die with bwrap, their pid namespace's end). The group is
+    killed whether it ended in time or not (what it left running goes too), before the
+    driver is reaped, so the group's id cannot have been reused. True: it ended in time."""
+    deadline = time.monotonic() + seconds
+    delay, ended = 0.001, False
     try:
-        proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env, timeout=COMPILE_TIMEOUT_S,
-                              stdin=subprocess.DEVNULL, preexec_fn=_compile_limits(sandboxed))
-    except subprocess.TimeoutExpired:
-        return False, f"compilation took longer than {COMPILE_TIMEOUT_S} s"
-    finally:
-        if sandboxed:
-            _sandbox.reclaim([cwd], recursive=True)
-    diagnostics = (proc.stdout + proc.stderr)[-MAX_DIAGNOSTICS:]
-    return proc.returncode == 0, diagnostics
+        while True:
+            try:
+                ended = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+            except ChildProcessError:
+                ended = True
+            left = deadline - time.monotonic()
+            if ended or left <= 0:
+                break
+            time.sleep(min(delay, left))
+            delay = min(delay * 2, 0.05)
+    finally:            # also when the judge is interrupted while it waits
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+    return ended
 
 
-def _compile_limits(sandboxed: bool):
-    """The compiler dies with its caller; sandboxed under a root judge, it gets RLIMIT_NPROC
-    (see hpcab.run._limits: not root, the sandbox sets it inside)."""
-    nproc = COMPILE_PROCESSES if sandboxed and _sandbox.privileged() else None
+# How compilers say that a limit stopped them: lines of the driver or a tool (`g++: `,
+# `cc1plus: `, `/usr/bin/ld: `), which a diagnostic about the source does not start with
+# (it starts `candidate.c:LINE:COL: `, or with blanks and `N | ` for the quoted source). A
+# source that fakes one anyway only keeps its own failed build out of the cache.
+_TOOL = r"^[^\s:]+: (?:internal compiler error|fatal error|error|final link failed|Fatal error): "
+_CPU_HIT = re.compile(_TOOL + r"CPU time limit exceeded", re.MULTILINE)
+_FILE_HIT = re.compile(_TOOL + r"(?:File size limit exceeded|[^\n]*File too large)", re.MULTILINE)
+_MEMORY_HIT = re.compile(r"^(?:virtual memory exhausted|[^\s:]+: out of memory allocating \d+ bytes"
+                         r"|LLVM ERROR: out of memory|terminate called after throwing an instance of 'std::bad_alloc'"
+                         r"|MemoryError\b)|" + _TOOL + r"[^\n]*(?:memory exhausted|Cannot allocate memory)",
+                         re.MULTILINE)
+_PROCESS_HIT = re.compile(_TOOL + r"[^\n]*(?:fork|spawn|execute)[^\n]*Resource temporarily unavailable",
+                          re.MULTILINE)
+
+
+def _limit_hit(timed_out: bool, signum: int, diagnostics: str, limits: BuildLimits) -> str | None:
+    """Which limit stopped a compile that failed (signum: the signal that ended the driver,
+    or 0), in words; None when none did."""
+    if timed_out:
+        return f"it ran past the {limits.wall_seconds:g} s wall-clock limit"
+    if signum == signal.SIGXCPU or _CPU_HIT.search(diagnostics):
+        return f"a compiler process used up the {_cpu_limit(limits)} s CPU-time limit"
+    if signum == signal.SIGXFSZ or _FILE_HIT.search(diagnostics):
+        return f"a file it wrote reached the {_size(limits.file_bytes)} file-size limit"
+    if _MEMORY_HIT.search(diagnostics):
+        return f"it ran out of memory under the {_size(limits.memory_bytes)} address-space limit"
+    if _PROCESS_HIT.search(diagnostics):
+        return f"it could not start a process under the {limits.processes}-process limit"
+    return None
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n}-byte"
+
+
+def _cpu_limit(limits: BuildLimits) -> int:
+    return max(1, math.ceil(limits.cpu))
+
+
+def _compile_limits(sandboxed: bool, limits: BuildLimits = BuildLimits()):
+    """The compiler dies with its caller, and runs under the limits (none above what this
+    process may itself set); sandboxed under a root judge, it gets RLIMIT_NPROC (see
+    hpcab.run._limits: not root, the sandbox sets it inside)."""
+    import ctypes
+    import resource
+    nproc = limits.processes if sandboxed and _sandbox.privileged() else None
+    cpu = _cpu_limit(limits)
+    # RLIMIT_CPU: at the soft limit SIGXCPU (which a compiler's driver reports by name), at
+    # the hard one SIGKILL.
+    wanted = {resource.RLIMIT_CORE: (0, 0), resource.RLIMIT_CPU: (cpu, cpu + 2),
+              resource.RLIMIT_AS: (limits.memory_bytes,) * 2, resource.RLIMIT_FSIZE: (limits.file_bytes,) * 2}
+    if nproc is not None:
+        wanted[resource.RLIMIT_NPROC] = (nproc, nproc)
+    settings = []
+    for which, (soft, hard) in wanted.items():
+        _, ceiling = resource.getrlimit(which)
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        settings.append((which, (soft, hard)))
+    libc = ctypes.CDLL(None)
 
     def apply():
-        import ctypes
-        import resource
-        import signal
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)      # PR_SET_PDEATHSIG
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if nproc is not None:
-            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        libc.prctl(1, signal.SIGKILL)      # PR_SET_PDEATHSIG
+        for which, values in settings:
+            resource.setrlimit(which, values)
     return apply

@@ -276,12 +276,15 @@ def cmd_serve(args, out: Console) -> int:
         slots = parse_slots(args.slot, args.threads)
     except ValueError as exc:
         raise HpcabError(str(exc)) from None
+    if not args.build_timeout > 0:
+        raise HpcabError(f"--build-timeout {args.build_timeout:g}: a compile needs a positive number of seconds")
     presets = tuple(p.strip() for p in args.presets.split(",") if p.strip())
     hidden = tuple(p.strip() for p in args.hidden_presets.split(",") if p.strip())
     config = JudgeConfig(db=Path(args.db), rank=args.rank, kernels=args.kernels,
                          tokens=Path(args.tokens) if args.tokens else None, workers=args.workers, queue=args.queue,
                          slots=slots, threads=args.threads, presets=presets, hidden_presets=hidden,
                          target_seconds=args.target_seconds, timeout_seconds=args.timeout,
+                         build_seconds=args.build_timeout,
                          secret_file=Path(args.secret_file) if args.secret_file else None,
                          sandbox="none" if args.unsandboxed else "bubblewrap")
     configure_logging(Path(args.log) if args.log else None)
@@ -668,6 +671,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--target-seconds", type=float, default=0.5,
                    help="timed work per target and case before stopping repetitions (default 0.5)")
     s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
+    s.add_argument("--build-timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="wall-clock limit of a candidate's compile, seconds (default 60): past it the compiler's "
+                        "processes are killed and the grade is a build error")
     s.add_argument("--secret-file", help="the judge's secret for hidden cases (default: DB.secret, made on first start)")
     s.add_argument("--max-body", type=int, default=8 << 20, help="largest request body in bytes (default 8 MiB)")
     s.add_argument("--url-file", help="write the judge's URL to this file once it is ready")

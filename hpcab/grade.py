@@ -21,7 +21,7 @@ import attrs
 import numpy as np
 
 from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
-from hpcab.build import Build, Candidate, build, target_kind
+from hpcab.build import Build, BuildLimits, Candidate, build, target_kind
 from hpcab.case import Case
 from hpcab.check import Check, check_outputs
 from hpcab.environment import fingerprint
@@ -229,7 +229,8 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         clock = now
 
     say("building")
-    built = build(candidate, toolchains, flagset, sandbox=policy.sandbox)   # the compiler is untrusted too
+    built = build(candidate, toolchains, flagset, sandbox=policy.sandbox,   # the compiler is untrusted too
+                  limits=BuildLimits(wall_seconds=policy.build_seconds))
     lap("build")
     results: list[CaseResult] = []
     prepared: PreparedBaseline | None = None

@@ -20,8 +20,11 @@ def speedup_json(sp) -> dict | None:
 
 def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidden: bool = False,
                    durations: dict[str, float] | None = None) -> dict:
-    """A hpcab.grade.Grade as the grade document. redact_hidden: a hidden case's sizes and
-    seed are left out (what an agent is shown)."""
+    """A hpcab.grade.Grade as the grade document. redact_hidden: what an agent is shown: a
+    hidden case keeps its label, visibility and status (and a fixed message per kind of
+    failure), nothing else; the grade's message, baseline_error and durations carry
+    nothing of it either (docs/judge_api.md, "What an agent is told of a hidden case").
+    The judge's database keeps the full grade (hpcab.record.finish_submission)."""
     cases = [_case_document(c, redact_hidden) for c in g.cases]
     message = g.message
     if redact_hidden and g.status != "build_error":     # rebuilt from the redacted cases
@@ -30,9 +33,11 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "id": g.id, "kind": kind, "created_at": g.created_at, "kernel": g.kernel_id, "status": g.status,
         "correct": g.correct, "message": message, "language": g.candidate.language,
         "compiler": g.build.compiler, "compiler_version": g.build.compiler_version, "flagset": g.build.flagset,
+        "flagset_overridden": list(g.build.overrides),
         "label": g.candidate.label, "build_cached": g.build.cached, "build_diagnostics": g.build.diagnostics,
         "speedup_vs_numpy": speedup_json(g.speedup_numpy),
-        "baseline": g.baseline, "baseline_origin": g.baseline_origin or None, "baseline_error": g.baseline_error,
+        "baseline": g.baseline, "baseline_origin": g.baseline_origin or None,
+        "baseline_error": _baseline_error(g, redact_hidden),
         "speedup_vs_baseline": speedup_json(g.speedup_baseline),
         "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None,
                    "sandbox": g.policy.sandbox},
@@ -42,8 +47,55 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
     }
     if agent is not None:
         doc["agent"] = agent
-    doc["durations"] = {k: round(v, 6) for k, v in {**g.durations, **(durations or {})}.items()}
+    own = _agent_durations(g) if redact_hidden else g.durations
+    doc["durations"] = {k: round(v, 6) for k, v in {**own, **(durations or {})}.items()}
     return doc
+
+
+# The grade's own durations an agent is shown when it has hidden cases: those that do not
+# depend on the cases, and slot_wait, timed, candidate_timed and each driver_<part> summed
+# over its public cases only (a hidden case's timed seconds would time it: the edge shape
+# is not scored, so nothing else does). "cases" (the wall time of every case) is left out;
+# the judge adds "judge_total", which tells the agent no more than its own clock around
+# the request.
+CASE_FREE_DURATIONS = ("build", "prepare", "finish")
+DRIVER_PREFIX = "driver_"
+
+
+def _agent_durations(g) -> dict[str, float]:
+    if not any(c.case.visibility == HIDDEN for c in g.cases):
+        return dict(g.durations)
+    from hpcab.grade import CANDIDATE
+    public = [c for c in g.cases if c.case.visibility != HIDDEN]
+    totals = {"slot_wait": sum(c.slot_wait_seconds for c in public),
+              "timed": sum(float(s.sum()) for c in public for s in c.samples_ns.values()) / 1e9,
+              "candidate_timed": sum(float(c.samples_ns[CANDIDATE].sum()) for c in public
+                                     if CANDIDATE in c.samples_ns) / 1e9}
+    for key in g.durations:     # driver_<part>: the sum of each case's measuring driver's <part>
+        if key.startswith(DRIVER_PREFIX):
+            totals[key] = sum(getattr(c, "durations", {}).get(key[len(DRIVER_PREFIX):], 0.0) for c in public)
+    return {k: totals.get(k, v) for k, v in g.durations.items()
+            if k in CASE_FREE_DURATIONS or k in totals}
+
+
+HIDDEN_BASELINE_ERROR = "the baseline was not timed on this hidden case"
+
+
+def _baseline_error(g, redact_hidden: bool) -> str | None:
+    """The grade's baseline_error: its hidden cases' parts (which can quote values of a
+    hidden case) replaced by HIDDEN_BASELINE_ERROR when redacted."""
+    if not redact_hidden or not g.baseline_error or not any(
+            c.case.visibility == HIDDEN and c.baseline_error for c in g.cases):
+        return g.baseline_error
+    part = lambda c: f"{c.case.label or c.case.describe()}: {c.baseline_error}"   # as hpcab.grade.grade joins them
+    tail = "; ".join(part(c) for c in g.cases if c.baseline_error)
+    head = ""               # the baseline's own preparation error, before the cases' parts
+    if g.baseline_error.endswith(tail):
+        head = g.baseline_error[:-len(tail)].removesuffix("; ")
+    parts = [head] if head else []
+    parts += [f"{c.case.label}: {HIDDEN_BASELINE_ERROR}" if c.case.visibility == HIDDEN else part(c)
+              for c in g.cases if c.baseline_error]
+    return "; ".join(parts)
 
 
 # What an agent is told about a hidden case that failed: the kind of failure, never the
@@ -58,10 +110,13 @@ HIDDEN_MESSAGES = {
 }
 
 
+HIDDEN_SHOWN = ("label", "visibility", "status", "message")    # of a hidden case, to an agent
+
+
 def _case_document(c, redact_hidden: bool) -> dict:
     secret = redact_hidden and c.case.visibility == HIDDEN
     message = HIDDEN_MESSAGES.get(c.status, "") if secret and c.message else c.message
-    return {
+    doc = {
         "label": c.case.label, "visibility": c.case.visibility,
         "sizes": None if secret else c.case.sizes, "seed": None if secret else c.case.seed,
         "status": c.status, "message": message,
@@ -77,6 +132,13 @@ def _case_document(c, redact_hidden: bool) -> dict:
         "speedup_vs_baseline": speedup_json(c.speedup_baseline),
         "baseline_error": c.baseline_error,
     }
+    if secret:
+        # Its label, visibility and status only: an error magnitude, a time or a speedup of a
+        # hidden case is a channel the candidate can write into (an error of NI*1e6+NJ*1e3+NK,
+        # a sleep of NI µs), and so is the baseline's error text. Every other field is null.
+        doc = {k: (v if k in HIDDEN_SHOWN else None) for k, v in doc.items()}
+        doc.update(samples=0, baseline_error=HIDDEN_BASELINE_ERROR if c.baseline_error else None)
+    return doc
 
 
 # ---- printing ----------------------------------------------------------------------
@@ -152,6 +214,9 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
             row.append(fmt_speedup(c["speedup_vs_baseline"]))
         table.add_row(*row)
     out.print(table)
+    if doc.get("flagset_overridden"):       # (absent from documents of older judges)
+        out.print(f"[yellow]the source overrides the flag set {escape(doc['flagset'])}:[/yellow] "
+                  + escape("; ".join(doc["flagset_overridden"])), markup=True, highlight=False)
     for c in doc["cases"]:
         if c["message"]:
             out.print(f"[red]{escape(c['label'])}:[/red] {escape(c['message'])}", markup=True, highlight=False)

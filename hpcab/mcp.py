@@ -222,7 +222,8 @@ def _tools(judge: Judge) -> dict[str, Tool]:
              one_of=("source", "path")),
         Tool("submit", "Submit a candidate (final, recorded)",
              "Submit the candidate as the final answer for this kernel: graded on the public and the hidden cases "
-             "(hidden sizes and seeds are not shown; an edge-shape case checks odd sizes) and recorded under the "
+             "(a hidden case shows only its status: no sizes, seed, errors or times; an edge-shape case checks odd "
+             "sizes) and recorded under the "
              "returned id. Costs one submission from the budget, which is small: score first and submit when done. "
              "Give the code as source (text) or path (a file); exactly one of them. Takes seconds to minutes.",
              dict(source_args), source_required, graded(judge.submit, "submit"), read_only=False, idempotent=False,

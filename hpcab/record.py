@@ -168,6 +168,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE grade_cases ADD COLUMN scored INTEGER NOT NULL DEFAULT 1;
     UPDATE grade_cases SET scored = 0 WHERE label LIKE 'hidden-%-edge';
     """,
+    # 7: where the candidate's source overrides its flag set (hpcab.overrides), a JSON list
+    # of strings; '[]' for older grades, which were not looked at.
+    """
+    ALTER TABLE grades ADD COLUMN flagset_overridden TEXT NOT NULL DEFAULT '[]';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -259,6 +264,7 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
         "id": grade.id, "created_at": grade.created_at, "kernel": grade.kernel_id,
         "language": grade.candidate.language, "compiler": grade.build.compiler,
         "compiler_version": grade.build.compiler_version, "flagset": grade.build.flagset,
+        "flagset_overridden": json.dumps(list(grade.build.overrides)),
         "label": grade.candidate.label, "source_sha256": grade.candidate.sha256,
         "source": grade.candidate.source, "build_key": grade.build.key,
         "build_diagnostics": grade.build.diagnostics, "status": grade.status, "correct": int(grade.correct),
@@ -296,6 +302,7 @@ def load_grade(conn: sqlite3.Connection, grade_id: str) -> dict | None:
         return None
     grade = dict(row)
     grade["policy"] = json.loads(grade["policy"])
+    grade["flagset_overridden"] = json.loads(grade["flagset_overridden"])
     grade["environment"] = json.loads(conn.execute("SELECT fingerprint FROM environments WHERE id = ?",
                                                    (row["environment_id"],)).fetchone()[0])
     grade["cases"] = [dict(c, sizes=json.loads(c["sizes"])) for c in

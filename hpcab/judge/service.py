@@ -55,7 +55,11 @@ NOT_FOR_SUBMISSIONS = {"harness"}      # flag sets only the judge itself uses
 # Those with a prototype (hpcab.abi.show_abi); a task lists those the judge can build
 # (python: always, the judge's own interpreter; pythran: where it is installed).
 TASK_LANGUAGES = ("c", "cpp", "fortran", "cuda", "python", "pythran")
-FINISHED = ("graded", "interrupted", "error")
+# A submission ends graded, interrupted (the judge died grading it, too often: charged),
+# error (a grading worker died: not charged) or failed (the grading machinery raised while
+# grading it: charged, since the judge cannot tell whether the candidate caused it).
+FAILED = "failed"
+FINISHED = ("graded", "interrupted", "error", FAILED)
 
 
 class ApiError(Exception):
@@ -81,6 +85,7 @@ class JudgeConfig:
     hidden_presets: tuple[str, ...] = ("S",)
     target_seconds: float = 0.5
     timeout_seconds: float = 120.0
+    build_seconds: float = 60.0              # a compile's wall-clock limit (hpcab serve --build-timeout)
     secret_file: Path | None = None          # None: <db>.secret, created on first start
     corpus_root: Path | None = None
     slot_dir: Path | None = None             # None: the machine-wide default
@@ -116,7 +121,8 @@ class Judge:
         cpu_sets = config.slots or parse_slots(None, config.threads)
         self.slots = Slots(cpu_sets, config.slot_dir or default_lock_dir())
         self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds,
-                             timeout_seconds=config.timeout_seconds, sandbox=config.sandbox)
+                             timeout_seconds=config.timeout_seconds, sandbox=config.sandbox,
+                             build_seconds=config.build_seconds)
         self.environment = fingerprint(self.toolchains, config.threads, None, self.corpus_root)
         self._local = threading.local()
         self._lock = threading.Lock()
@@ -361,15 +367,39 @@ class Judge:
                                   self.policy, score_id, self.slots)
             try:
                 g = self._run(worker.run_grade, job)
+            except Exception as exc:
+                if isinstance(exc, ApiError) or self._closed:
+                    # Stopping (503) or a worker that died (500): not graded, not charged.
+                    forget_score(self.db(), score_id)
+                    if isinstance(exc, ApiError):
+                        raise
+                    raise ApiError(503, "the judge is stopping", {"Retry-After": "5"}) from None
+                self._failed("score", score_id)
+                raise ApiError(500, failure_message("score", score_id)) from None
             except BaseException:
                 forget_score(self.db(), score_id)     # the judge did not grade it: not charged
                 raise
             graded = True
         finally:
             self._release(time.monotonic() - accepted if graded else None)
-        set_score_status(self.db(), score_id, g.status)
-        return grade_document(g, "score", agent.name, redact_hidden=True,
-                              durations={"judge_total": time.monotonic() - accepted})
+        try:
+            set_score_status(self.db(), score_id, g.status)
+            return grade_document(g, "score", agent.name, redact_hidden=True,
+                                  durations={"judge_total": time.monotonic() - accepted})
+        except Exception:
+            self._failed("score", score_id)
+            raise ApiError(500, failure_message("score", score_id)) from None
+
+    def _failed(self, what: str, ident: str) -> None:
+        """The grading machinery raised while grading a score or a submission: the traceback
+        goes to the operator's log, never to the agent (it can carry hidden sizes and input
+        values, or the candidate's output); the score stays charged (marked failed)."""
+        log.exception("grading %s %s failed", what, ident)
+        if what == "score":
+            try:
+                set_score_status(self.db(), ident, FAILED)
+            except Exception:
+                log.exception("cannot record the failure of score %s", ident)
 
     def submit(self, body: Any, agent: Agent) -> dict:
         """Public and hidden cases, recorded. The submission is in the database before it is
@@ -449,16 +479,20 @@ class Judge:
                     done.set_exception(ApiError(503, f"the judge stopped before grading submission {row['id']}; "
                                                      f"it is graded when the judge starts again (post it again "
                                                      f"with the same submission_id)", {"Retry-After": "5"}))
-                else:               # the judge's failure, not the candidate's: say so, keep the row
-                    if not isinstance(exc, ApiError):
-                        log.exception("grading submission %s failed", row["id"])
-                        exc = ApiError(500, f"the judge failed grading submission {row['id']}: "
-                                            f"{type(exc).__name__}: {exc}")
+                elif isinstance(exc, ApiError):     # a worker that died: not graded, not charged
                     try:
                         close_submission(self.db(), row["id"], "error", exc.message)
                     except Exception:
                         log.exception("cannot record the failure of submission %s", row["id"])
                     done.set_exception(exc)
+                else:   # the grading machinery raised: logged, recorded, charged; the agent is told nothing of it
+                    self._failed("submission", row["id"])
+                    try:    # the exception is the operator's: the row's message, never an answer
+                        close_submission(self.db(), row["id"], FAILED,
+                                         f"{failure_message('submission', row['id'])} [{type(exc).__name__}: {exc}]")
+                    except Exception:
+                        log.exception("cannot record the failure of submission %s", row["id"])
+                    done.set_exception(ApiError(500, failure_message("submission", row["id"])))
             finally:
                 with self._lock:
                     self._pending.pop(row["id"], None)
@@ -479,6 +513,8 @@ class Judge:
         if row["state"] in FINISHED:
             if row["document"]:
                 return json.loads(row["document"])
+            if row["state"] == FAILED:      # its message holds the exception, for the operator only
+                raise ApiError(500, failure_message("submission", row["id"]))
             raise ApiError(500, f"submission {row['id']} could not be graded: {row['message']}")
         fut = self._pending.get(row["id"])
         if fut is None:
@@ -522,11 +558,20 @@ class Judge:
             "id": row["id"], "kind": "submit", "created_at": _now(), "kernel": row["kernel"],
             "status": "interrupted", "correct": False, "message": why, "language": row["language"],
             "compiler": row["compiler"] or "", "compiler_version": "", "flagset": row["flagset"] or "",
-            "label": row["label"], "build_cached": False, "build_diagnostics": "", "speedup_vs_numpy": None,
+            "flagset_overridden": [], "label": row["label"], "build_cached": False, "build_diagnostics": "",
+            "speedup_vs_numpy": None,
             "baseline": None, "baseline_origin": None, "baseline_error": None, "speedup_vs_baseline": None,
             "policy": {"threads": self.config.threads, "cpus": None}, "environment_id": self.environment["id"],
             "image_digest": self.environment["image_digest"], "agent": row["agent"], "durations": {}, "cases": [],
         }
+
+
+def failure_message(what: str, ident: str) -> str:
+    """The answer to a score or submission whose grading failed inside the judge: no detail
+    of the failure (docs/judge_api.md, "Judge failures")."""
+    return (f"the judge failed while grading {what} {ident}; the failure is logged for the operator. "
+            f"It is charged to the {what} budget (the judge cannot tell a failure the candidate caused "
+            f"from its own)")
 
 
 def _lock_rank(db: Path, rank: int) -> int:

@@ -1,0 +1,147 @@
+"""The freezer (hpcab/freezer.py): a candidate's whole process tree, stopped between calls.
+
+Real processes: a parent that forks a child which calls setsid and forks again, every one
+of them spinning. Frozen, none of them runs (their CPU time stands still and, for the
+signals method, /proc shows them stopped); thawed, they run again; closed, none is left.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import attrs
+import pytest
+
+from hpcab import freezer
+from hpcab.build import candidate_from_file
+from hpcab.case import preset_case
+from hpcab.grade import grade
+
+from .conftest import EXAMPLES
+
+# Forks a child that leaves the session and forks a grandchild; all three spin. Prints the
+# three pids once they are running.
+TREE = r"""
+import os, sys, time
+r, w = os.pipe()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.write(w, b"%d\n" % os.getpid())
+        while True: pass
+    os.write(w, b"%d\n" % os.getpid())
+    while True: pass
+os.write(w, b"%d\n" % os.getpid())
+pids = b""
+while pids.count(b"\n") < 3:
+    pids += os.read(r, 64)
+print(" ".join(pids.decode().split()), flush=True)
+while True: pass
+"""
+
+
+def _readline(proc: subprocess.Popen, seconds: float) -> str:
+    import select
+    ready, _, _ = select.select([proc.stdout], [], [], seconds)
+    return proc.stdout.readline() if ready else ""
+
+
+def _cpu_ticks(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])     # utime + stime
+    return total
+
+
+def _state(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def _alive(pid: int) -> bool:
+    return _state(pid) not in ("gone", "Z", "X")
+
+
+MODES = ["signals"] + (["cgroup-v1"] if os.geteuid() == 0 and (freezer.CGROUP_ROOT / "freezer" / "cgroup.procs").exists()
+                       else []) + (["cgroup-v2"] if (freezer.CGROUP_ROOT / "cgroup.controllers").exists()
+                                   and os.access(freezer.CGROUP_ROOT, os.W_OK) else [])
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_whole_process_tree_is_frozen_thawed_and_killed(mode):
+    cpus = (sorted(os.sched_getaffinity(0))[-1],)
+    group = freezer.open_group(cpus, mode)
+    assert group.kind == mode
+    proc = subprocess.Popen([sys.executable, "-c", TREE], stdout=subprocess.PIPE, text=True,
+                            preexec_fn=group.enter, start_new_session=True)
+    group.started(proc.pid)
+    pids: list[int] = []
+    try:
+        line = _readline(proc, 20)
+        pids = [int(p) for p in line.split()]
+        assert len(pids) == 3 and proc.pid in pids
+        time.sleep(0.3)
+        group.freeze()
+        before = _cpu_ticks(pids)
+        cpu_before = group.cpu_ns()
+        time.sleep(0.5)
+        assert _cpu_ticks(pids) - before <= 1, "a frozen process ran"
+        if group.cpu_accounting:
+            assert group.cpu_ns() == cpu_before
+        if mode == "signals":
+            assert all(_state(p) in ("T", "t") for p in pids), [_state(p) for p in pids]
+        group.thaw()
+        time.sleep(0.5)
+        assert _cpu_ticks(pids) - before >= 10, "thawed, nothing ran"
+        if group.cpu_accounting:
+            assert group.cpu_ns() - cpu_before > 100_000_000
+    finally:
+        group.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 3
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        survivors = [p for p in pids if _alive(p)]
+        for p in pids:             # whatever the group missed must not outlive the test
+            try:
+                os.kill(p, 9)
+            except OSError:
+                pass
+        group.close()
+    assert not survivors, "a process of the tree survived the group's kill"
+
+
+@pytest.mark.skipif("cgroup-v1" not in MODES and "cgroup-v2" not in MODES, reason="no writable cgroups here")
+def test_the_cgroup_confines_a_process_to_the_slot_whatever_affinity_it_asks_for():
+    cpus = (sorted(os.sched_getaffinity(0))[-1],)
+    group = freezer.open_group(cpus)
+    code = ("import os\ntry:\n    os.sched_setaffinity(0, set(range(os.cpu_count())))\nexcept OSError:\n    pass\n"
+            "print(sorted(os.sched_getaffinity(0)))")
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, preexec_fn=group.enter,
+                             timeout=30)
+    finally:
+        group.close()
+    assert out.stdout.strip() == str(list(cpus)), out
+
+
+def test_an_honest_grade_under_the_signals_freezer(corpus, toolchains, fast_policy):
+    """Where no cgroup can be written (a non-root judge on a v1 system), the candidate's pid
+    namespace is stopped with SIGSTOP: the grade is the same, and records the method."""
+    k = corpus.get("gemm")
+    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains,
+              policy=attrs.evolve(fast_policy, freezer="signals"), baseline=False)
+    assert g.status == "ok", g.message
+    assert g.cases[0].freezer == "signals" and g.cases[0].cpu_excess_ns is None
+    default = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains,
+                    policy=fast_policy, baseline=False)
+    assert default.status == "ok" and default.cases[0].freezer == (MODES[-1] if len(MODES) > 1 else "signals")
