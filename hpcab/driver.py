@@ -168,6 +168,9 @@ class Runner:
             why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
             return Stop("crashed", f"the measuring process was killed by {_brief_signal(rc)}{why}{during}", self.name,
                         phase)
+        if rc is None:
+            return Stop("error", f"the measuring process closed its pipe to the judge but did not exit{during}",
+                        self.name, phase)
         if rc == 0:
             return Stop("error", f"the measuring process ended (status 0){during}", self.name, phase)
         return Stop("error", f"the measuring process exited with status {rc}{during}", self.name, phase)

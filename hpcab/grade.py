@@ -23,7 +23,7 @@ import numpy as np
 from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
 from hpcab.build import Build, BuildLimits, Candidate, build, target_kind
 from hpcab.case import Case
-from hpcab.check import Check, check_outputs
+from hpcab.check import Check
 from hpcab.environment import fingerprint
 from hpcab.harness import build_harness
 from hpcab.kernel import Kernel

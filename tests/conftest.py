@@ -69,40 +69,58 @@ class RunningJudge:
                 self.proc.wait()
 
 
-@pytest.fixture
-def start_judge(tmp_path):
-    """start_judge(*args, db=None) → RunningJudge. Each judge gets its own measurement-slot
-    lock folder and secret; the judges are stopped after the test."""
+def serve(folder: Path, *args: str, db: Path | None = None, name: str = "judge", slot_dir: Path | None = None,
+          timeout: float = 90) -> RunningJudge:
+    """`hpcab serve` on loopback with its database, URL file, log and output in folder (its
+    own measurement-slot lock folder: slot_dir, else folder/slots); returns once it listens."""
     import os
     import subprocess
     import sys
     import time
+    db = db or folder / f"{name}.db"
+    url_file, log, out_path = folder / f"{name}.url", folder / f"{name}.log", folder / f"{name}.out"
+    url_file.unlink(missing_ok=True)
+    argv = [sys.executable, "-m", "hpcab", "serve", "--db", str(db), "--port", "0",
+            "--url-file", str(url_file), "--log", str(log), *args]
+    env = dict(os.environ, HPCAB_SLOT_DIR=str(slot_dir or folder / "slots"))
+    env.pop("HPCAB_TOKEN", None)          # an agent's token in the test's environment is not the judge's
+    with open(out_path, "wb") as out:
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    deadline = time.monotonic() + timeout
+    while not url_file.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            raise RuntimeError(f"the judge did not start: {out_path.read_text()}")
+        time.sleep(0.1)
+    return RunningJudge(proc, url_file.read_text().strip(), db, log, argv)
+
+
+@pytest.fixture
+def start_judge(tmp_path):
+    """start_judge(*args, db=None) → RunningJudge. Each judge gets its own measurement-slot
+    lock folder and secret; the judges are stopped after the test."""
     started: list[RunningJudge] = []
 
     def start(*args: str, db: Path | None = None, timeout: float = 60) -> RunningJudge:
-        db = db or tmp_path / "judge.db"
-        n = len(started)
-        url_file = tmp_path / f"judge{n}.url"
-        url_file.unlink(missing_ok=True)
-        log = tmp_path / f"judge{n}.log"
-        argv = [sys.executable, "-m", "hpcab", "serve", "--db", str(db), "--port", "0",
-                "--url-file", str(url_file), "--log", str(log), *args]
-        env = dict(os.environ, HPCAB_SLOT_DIR=str(tmp_path / "slots"))
-        out = open(tmp_path / f"judge{n}.out", "wb")
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while not url_file.exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise RuntimeError(f"the judge did not start: {(tmp_path / f'judge{n}.out').read_text()}")
-            time.sleep(0.1)
-        judge = RunningJudge(proc, url_file.read_text().strip(), db, log, argv)
+        judge = serve(tmp_path, *args, db=db or tmp_path / "judge.db", name=f"judge{len(started)}",
+                      timeout=timeout)
         started.append(judge)
         return judge
 
     yield start
     for j in started:
         j.stop()
+
+
+def rows(db: Path, sql: str, *params) -> list[tuple]:
+    """A query on a judge database, in a connection of its own."""
+    import sqlite3
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
 
 
 class Listener:

@@ -18,7 +18,6 @@ import re
 import sqlite3
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -29,7 +28,7 @@ import pytest
 from hpcab.gradedoc import HIDDEN_BASELINE_ERROR, HIDDEN_MESSAGES, grade_document, print_grade
 from hpcab.record import samples_from_blob
 from hpcab.schema import validate
-from tests.conftest import EXAMPLES, ROOT, RunningJudge
+from tests.conftest import EXAMPLES, ROOT, RunningJudge, rows, serve
 
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
 PUBLIC = "NI == 400 && NJ == 440 && NK == 480"      # gemm's preset S, the judge's public case
@@ -74,31 +73,11 @@ def agent_durations(doc: dict) -> bool:
 def judge(tmp_path_factory, private_build_cache):
     """An open `hpcab serve` (gemm only, short timings) for this module."""
     folder = tmp_path_factory.mktemp("judge-leaks")
-    argv = [sys.executable, "-m", "hpcab", "serve", "--db", str(folder / "judge.db"), "--port", "0",
-            "--url-file", str(folder / "judge.url"), "--log", str(folder / "judge.log"), *JUDGE_ARGS]
-    env = dict(os.environ, HPCAB_SLOT_DIR=str(tmp_path_factory.mktemp("slots")))
-    env.pop("HPCAB_TOKEN", None)
-    with open(folder / "judge.out", "wb") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    running = RunningJudge(proc, "", folder / "judge.db", folder / "judge.log", argv)
+    running = serve(folder, *JUDGE_ARGS, slot_dir=tmp_path_factory.mktemp("slots"))
     try:
-        deadline = time.monotonic() + 90
-        while not (folder / "judge.url").exists():
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the judge did not start: {(folder / 'judge.out').read_text()}")
-            time.sleep(0.1)
-        running.url = (folder / "judge.url").read_text().strip()
         yield running
     finally:
         running.stop()
-
-
-def rows(db: Path, sql: str, *params) -> list[tuple]:
-    conn = sqlite3.connect(db, timeout=30)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
 
 
 def stored_case(db: Path, grade_id: str, label: str) -> dict:

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -28,7 +27,7 @@ from hpcab.check import tolerance_for
 from hpcab.client import JudgeClient, JudgeError
 from hpcab.judge.tokens import issue_tokens
 from hpcab.schema import validate
-from tests.conftest import CANDIDATES, EXAMPLES, ROOT, RunningJudge
+from tests.conftest import CANDIDATES, EXAMPLES, ROOT, RunningJudge, rows
 
 SERVED = ("gemm", "softmax")
 MAX_BODY = 65536                    # the open judge's --max-body; every real source here is far smaller
@@ -146,14 +145,6 @@ def status_of(answer: bytes) -> int | None:
     """The status code of a raw HTTP answer; None when nothing came back."""
     parts = answer.split(b"\r\n", 1)[0].split()
     return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
-
-
-def rows(db: Path, sql: str, *params) -> list[tuple]:
-    conn = sqlite3.connect(db, timeout=30)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
 
 
 def count(db: Path, table: str, where: str = "1", *params) -> int:
