@@ -26,8 +26,8 @@ import sys
 import traceback
 from pathlib import Path
 
-import numpy as np
-
+# NumPy is imported only where a Python target needs it: a C target's runner starts
+# without it (faster, and with less in the candidate's process).
 MESSAGE_LIMIT = 4000
 
 
@@ -36,6 +36,7 @@ def layout(kernel, sizes: dict[str, int]) -> list[dict]:
     (arrays, returned values, the workspace) and every value argument (scalars, sizes,
     workspace_size), each at a 64-byte aligned offset. Used by the driver to make the
     buffer and by the runner to map it."""
+    import numpy as np
     from hpcab.abi import params
     out, offset = [], 0
     for p in params(kernel):
@@ -56,7 +57,9 @@ def layout(kernel, sizes: dict[str, int]) -> list[dict]:
     return out
 
 
-def views(buffer, entries: list[dict]) -> dict[str, np.ndarray]:
+def views(buffer, entries: list[dict]) -> dict:
+    """The arguments as NumPy arrays on the shared buffer."""
+    import numpy as np
     out = {}
     for e in entries:
         count = int(np.prod(e["shape"], dtype=np.int64)) if e["shape"] else 1
@@ -94,8 +97,9 @@ def _ready(job: dict, done: int) -> None:
     send(done, b"r")
 
 
-def serve_c(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
-    """A C-ABI library: the harness's own loop (hpcab.harness: hpcab_serve) makes the calls."""
+def serve_c(job: dict, mapping, go: int, done: int) -> int:
+    """A C-ABI library: the harness's own loop (hpcab.harness: hpcab_serve) makes the calls,
+    its arguments pointers into the shared buffer."""
     spec = importlib.util.spec_from_file_location(Path(job["harness_ffi"]).stem, job["harness_ffi"])
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -106,9 +110,9 @@ def serve_c(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
     if fn == ffi.NULL:
         raise Failure(f"cannot load {job['symbol']!r}: {ffi.string(err).decode(errors='replace')}")
     entries = job["layout"]
-    keep = [ffi.from_buffer(buf[e["name"]]) for e in entries]
-    pointers = [ffi.cast("void *", w) for e, w in zip(entries, keep) if e["pointer"]]
-    scalars = [ffi.cast("void *", w) for e, w in zip(entries, keep) if not e["pointer"]]
+    base = ffi.cast("char *", ffi.from_buffer(mapping))
+    pointers = [ffi.cast("void *", base + e["offset"]) for e in entries if e["pointer"]]
+    scalars = [ffi.cast("void *", base + e["offset"]) for e in entries if not e["pointer"]]
     ptrs = ffi.new("void *[]", pointers or 1)
     vals = ffi.new("void *[]", scalars or 1)
     _ready(job, done)
@@ -116,7 +120,7 @@ def serve_c(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
     return 0
 
 
-def _python_call(job: dict, buf: dict[str, np.ndarray]):
+def _python_call(job: dict, buf: dict):
     """The reference, its numba jit, or a candidate's module: a function called with the
     reference's arguments (arrays as views on the shared buffer, scalars read at each call)."""
     from hpcab.case import collect_outputs
@@ -174,6 +178,7 @@ def _python_call(job: dict, buf: dict[str, np.ndarray]):
 def _cast_returns(returned, rets, scalars_only: bool):
     """numba (and pythran) box a returned scalar as a Python float or int: give it the
     manifest's dtype (scalars_only: leave arrays as they are, for the check to judge)."""
+    import numpy as np
     items = returned if len(rets) > 1 else (returned,)
     if not (isinstance(items, tuple) and len(items) == len(rets)):
         return returned
@@ -182,8 +187,8 @@ def _cast_returns(returned, rets, scalars_only: bool):
     return cast if len(rets) > 1 else cast[0]
 
 
-def serve_python(job: dict, buf: dict[str, np.ndarray], go: int, done: int) -> int:
-    call, path = _python_call(job, buf)
+def serve_python(job: dict, mapping, go: int, done: int) -> int:
+    call, path = _python_call(job, views(mapping, job["layout"]))
     _ready(job, done)
     while True:
         c = os.read(go, 1)
@@ -218,11 +223,10 @@ def main() -> int:
     go, done = job["go"], job["done"]
     mapping = mmap.mmap(job["buffer_fd"], job["buffer_bytes"])
     os.close(job["buffer_fd"])
-    buf = views(mapping, job["layout"])
     try:
         if job["kind"] == "c":
-            return serve_c(job, buf, go, done)
-        return serve_python(job, buf, go, done)
+            return serve_c(job, mapping, go, done)
+        return serve_python(job, mapping, go, done)
     except Failure as exc:
         send(done, b"E", str(exc))
         return 3
