@@ -173,6 +173,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE grades ADD COLUMN flagset_overridden TEXT NOT NULL DEFAULT '[]';
     """,
+    # 8: how each case was measured from outside the candidate (hpcab/driver.py): the timer's
+    # round trip, the freezer, the candidate's CPU time beyond its calls, and the flag of an
+    # implausible case (memoized | roofline | cpu). NULL for older grades.
+    """
+    ALTER TABLE grade_cases ADD COLUMN timer_overhead_ns REAL;
+    ALTER TABLE grade_cases ADD COLUMN freezer TEXT;
+    ALTER TABLE grade_cases ADD COLUMN cpu_excess_ns INTEGER;
+    ALTER TABLE grade_cases ADD COLUMN flag TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -289,6 +298,8 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
             "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
             **_speedup_cols("speedup_baseline", c.speedup_baseline),
             "cpus": json.dumps(list(c.cpus)) if c.cpus else None, "scored": int(c.case.scored),
+            "timer_overhead_ns": c.timer_overhead_ns, "freezer": c.freezer, "cpu_excess_ns": c.cpu_excess_ns,
+            "flag": c.flag,
         })
         for target, samples in c.samples_ns.items():
             conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns) VALUES (?,?,?,?,?)",
