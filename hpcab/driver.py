@@ -457,6 +457,7 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             poisons, warm, deadline, result) -> None:
     pol = job["policy"]
     limit = {"deadline": deadline}
+    overhead = int(result["timer_overhead_ns"] or 0)
     threads = max(pol["threads"], 1)
     samples = {r.name: [] for r in runners}
     set_of = {r.name: [] for r in runners}
@@ -493,7 +494,9 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
                         limit["deadline"] = time.monotonic() + pol["timeout_seconds"]
                     continue
                 raise
-            times[r.name] = ns
+            # The call's time: the timed interval less the round trip measured on the NumPy
+            # runner (out of the candidate's reach), the same for every target.
+            times[r.name] = max(ns - overhead, 1)
             if timed:
                 timed_seconds += ns / 1e9
             if cpu is not None and timed:

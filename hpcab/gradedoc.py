@@ -132,7 +132,7 @@ def _case_document(c, redact_hidden: bool) -> dict:
         "speedup_vs_baseline": speedup_json(c.speedup_baseline),
         "baseline_error": c.baseline_error,
         # How it was measured (docs/measurement_statistics.md): the timer's round trip
-        # (reported, not subtracted), how the candidate was frozen between calls.
+        # (subtracted from every sample), how the candidate was frozen between calls.
         "timer_overhead_ns": c.timer_overhead_ns, "freezer": c.freezer,
     }
     if secret:
