@@ -51,3 +51,22 @@ def test_grade_bad_input_is_a_usage_error():
     assert out.returncode == 2 and "turbo" in out.stderr
     out = hpcab("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--preset", "XL")
     assert out.returncode == 2 and "XL" in out.stderr
+
+
+def test_grade_records_a_source_that_overrides_its_flag_set(tmp_path):
+    source = tmp_path / "gemm_ofast.c"
+    source.write_text('#pragma GCC optimize ("Ofast")\n' + (EXAMPLES / "gemm.c").read_text())
+    db = tmp_path / "judge.db"
+    out = hpcab("grade", "gemm", "--source", str(source), "--json", "--db", str(db), "--target-seconds", "0.05")
+    assert out.returncode == 0, out.stdout + out.stderr
+    overridden = ['line 1: #pragma GCC optimize ("Ofast")']
+    assert json.loads(out.stdout)["flagset_overridden"] == overridden
+    import sqlite3
+    stored = sqlite3.connect(db).execute("SELECT flagset_overridden FROM grades").fetchone()[0]
+    assert json.loads(stored) == overridden
+
+
+def test_serve_build_timeout_option(tmp_path):
+    assert "--build-timeout SECONDS" in hpcab("serve", "--help").stdout
+    bad = hpcab("serve", "--db", str(tmp_path / "judge.db"), "--build-timeout", "0")
+    assert bad.returncode == 2 and "--build-timeout" in bad.stderr
