@@ -26,6 +26,7 @@ back pickled on stdout. Both ends are the judge's: the candidate never touches e
 
 from __future__ import annotations
 
+import fcntl
 import json
 import mmap
 import os
@@ -85,13 +86,11 @@ class Runner:
         self.name, self.kind = spec["name"], spec["kind"]
         self.optional, self.trusted = spec["optional"], spec["trusted"]
         self.group = group
-        self.entries = entries
         total = max(sum((e["nbytes"] + 63) // 64 * 64 for e in entries), 64)
         total = (total + mmap.PAGESIZE - 1) // mmap.PAGESIZE * mmap.PAGESIZE
         fd = os.memfd_create(f"hpcab-{self.name}", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
         os.ftruncate(fd, total)
         # Sealed: the runner can write its buffer but not shrink it under the driver (SIGBUS).
-        import fcntl
         fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
         self.mapping = mmap.mmap(fd, total)
         from hpcab.runner import views
@@ -464,7 +463,9 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
     fresh_of = {r.name: [] for r in runners}
     cpu_excess, cpu_calls, cpu_wall = 0, 0, 0
     worst = None
-    scratch = {r.name: {n: np.empty_like(r.buf[n]) for n in out_names} for r in runners}
+    # Outputs are read straight from the buffers once the round is over: the candidate is
+    # frozen and the judge's runners idle until their next call, so nothing moves them.
+    outputs = {r.name: {n: r.buf[n] for n in out_names} for r in runners}
     checked_baseline: set[str] = set()
     durations = result["durations"]
     check_seconds = 0.0
@@ -516,21 +517,20 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
                                                        f"its time is not used")
                     _drop(r)
                     continue
-            for n in out_names:
-                np.copyto(scratch[r.name][n], r.buf[n])
             check_seconds += time.perf_counter() - t
         t = time.perf_counter()
         if expected is None:
-            expected = {n: scratch[numpy_runner.name][n].copy() for n in out_names}
-            prepared[index] = prepare_expected(kernel, expected)
+            expected = {n: outputs[numpy_runner.name][n].copy() for n in out_names}
+            if candidate is not None:
+                prepared[index] = prepare_expected(kernel, expected)
         for r in list(runners):
             if r is numpy_runner or r.name not in times:
                 continue
             if r is candidate:
-                quick = quick_normwise(scratch[r.name], prepared[index]) if worst is not None else None
+                quick = quick_normwise(outputs[r.name], prepared[index]) if worst is not None else None
                 if quick is not None and quick <= worst.normwise_err:
                     continue          # right, and no worse than the answer already recorded
-                check = check_outputs(kernel, scratch[r.name], expected)
+                check = check_outputs(kernel, outputs[r.name], expected)
                 what = "the warm-up call" if not timed else f"timed call {len(samples[r.name]) + 1}"
                 if not check.correct:
                     result["verdict"] = {"correct": False, "message": f"{what}: {check.message}", "check": check}
@@ -538,7 +538,7 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
                 if worst is None or check.normwise_err > worst.normwise_err:
                     worst = check
             elif r.name not in checked_baseline:
-                check = check_outputs(kernel, scratch[r.name], expected)
+                check = check_outputs(kernel, outputs[r.name], expected)
                 if not check.correct:
                     result["target_errors"][r.name] = f"its answer is wrong, so its time is not used: {check.message}"
                     _drop(r)

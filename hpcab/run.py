@@ -117,7 +117,7 @@ class RunResult:
     durations: dict[str, float] = attrs.field(factory=dict)
 
 
-def _limits(timeout: float):
+def _limits():
     def apply():
         _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -187,7 +187,7 @@ def _drive(job: dict, policy: Policy) -> RunResult:
         # One thread for the driver's own NumPy (its checks): it shares the slot with the calls.
         env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
         proc = subprocess.Popen([sys.executable, "-m", "hpcab.driver"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=err, preexec_fn=_limits(limit),
+                                stdout=subprocess.PIPE, stderr=err, preexec_fn=_limits(),
                                 start_new_session=True, env=env)
         try:
             out, _ = proc.communicate(pickle.dumps(job), timeout=limit)
