@@ -320,7 +320,7 @@ def _cpu_limit(limits: BuildLimits) -> int:
 def _compile_limits(sandboxed: bool, limits: BuildLimits = BuildLimits()):
     """The compiler dies with its caller, and runs under the limits (none above what this
     process may itself set); sandboxed under a root judge, it gets RLIMIT_NPROC (see
-    hpcab.run._limits: not root, the sandbox sets it inside)."""
+    hpcab.driver._limits: not root, the sandbox sets it inside)."""
     import ctypes
     import resource
     nproc = limits.processes if sandboxed and _sandbox.privileged() else None
