@@ -61,9 +61,10 @@ def _pointer(document, fragment: str):
 
 
 def _raised_statuses() -> set[int]:
+    """ApiError(...) statuses, and those the HTTP layer answers itself (drop(...))."""
     codes = set()
     for path in JUDGE_CODE:
-        codes |= {int(c) for c in re.findall(r"ApiError\(\s*(\d{3})\b", path.read_text())}
+        codes |= {int(c) for c in re.findall(r"(?:ApiError|\bdrop)\(\s*(\d{3})\b", path.read_text())}
     return codes
 
 
@@ -148,6 +149,35 @@ def test_every_status_the_judge_raises_is_documented(spec):
     assert {202, 400, 401, 403, 404, 405, 409, 411, 413, 421, 429, 500, 503} <= raised, raised
     missing = raised - _documented_statuses(spec)
     assert not missing, f"statuses raised in hpcab/judge but not in {SPEC.name}: {sorted(missing)}"
+
+
+# What the HTTP layer may answer to any request, before or around the route's own checks.
+ANY_REQUEST = {"400", "408", "413", "431", "500", "503"}
+
+
+def test_every_operation_documents_what_the_http_layer_answers(spec):
+    for path, method, op in _operations(spec):
+        missing = ANY_REQUEST - set(op["responses"])
+        assert not missing, f"{method.upper()} {path}: {sorted(missing)}"
+    for path, method, op in _operations(spec):
+        if method == "post":
+            assert "411" in op["responses"], f"{method.upper()} {path}"
+
+
+def test_every_error_answer_is_the_json_error_shape(spec):
+    checked = 0
+    for path, item in spec["paths"].items():
+        answers = [(f"{method.upper()} {path}", code, r) for method, op in item.items() if method in HTTP_METHODS
+                   for code, r in op["responses"].items()]
+        answers += [(f"other methods {path}", code, r) for code, r in item.get("x-other-methods", {}).items()]
+        for where, code, response in answers:
+            if int(code) >= 400:
+                content = _schema_of(spec, response)["content"]
+                assert list(content) == ["application/json"], f"{where} {code}"
+                assert content["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}, \
+                    f"{where} {code}"
+                checked += 1
+    assert checked >= 60
 
 
 def test_every_status_and_route_is_in_the_prose():
