@@ -268,7 +268,7 @@ def cmd_lint(args, out: Console) -> int:
 
 
 def cmd_serve(args, out: Console) -> int:
-    from hpcab.judge.server import configure_logging, serve
+    from hpcab.judge.server import HttpLimits, configure_logging, serve
     from hpcab.judge.service import JudgeConfig
     from hpcab.judge.slots import parse_slots
 
@@ -291,30 +291,107 @@ def cmd_serve(args, out: Console) -> int:
     if args.unsandboxed:
         Console(stderr=True).print("[bold yellow]warning:[/bold yellow] --unsandboxed: candidates compile and run "
                                    "without the bubblewrap sandbox", markup=True, highlight=False)
-    return serve(config, args.host, args.port, args.max_body, Path(args.url_file) if args.url_file else None,
+    for name in ("max_body", "max_connections", "header_timeout", "body_timeout", "keep_alive_timeout"):
+        if getattr(args, name) < 0 or (name != "max_connections" and not getattr(args, name) > 0):
+            raise HpcabError(f"--{name.replace('_', '-')} {getattr(args, name):g}: expected a positive number")
+    limits = HttpLimits(max_body=args.max_body, max_connections=args.max_connections,
+                        header_seconds=args.header_timeout, body_seconds=args.body_timeout,
+                        keep_alive_seconds=args.keep_alive_timeout)
+    return serve(config, args.host, args.port, limits, Path(args.url_file) if args.url_file else None,
                  announce=lambda msg: print(msg, flush=True))
 
 
+AGENT_NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"      # schemas/tokens.schema.json's agent name
+
+
 def _token(args) -> str | None:
-    import os
-    if args.token_file:
-        path = Path(args.token_file)
-        if not path.is_file():
-            raise HpcabError(f"{path}: no such token file")
-        return path.read_text().strip()
-    return os.environ.get("HPCAB_TOKEN")
+    """The bearer token of --token-file (a file holding one token, or the judge's tokens
+    file with --agent NAME), else of $HPCAB_TOKEN. No message here quotes the file: it
+    may hold every agent's token."""
+    import re
+
+    from hpcab.client import plausible_token
+    agent = getattr(args, "agent", None)
+    if not args.token_file:
+        if agent:
+            raise HpcabError(f"--agent {agent}: it picks a token from the judge's tokens file; "
+                             "give that file with --token-file")
+        token = os.environ.get("HPCAB_TOKEN", "").strip() or None
+        if token and (why := plausible_token(token)):
+            raise HpcabError(f"$HPCAB_TOKEN does not hold a plausible token: {why} (its value is not shown)")
+        return token
+    path = Path(args.token_file)
+    if not path.is_file():
+        raise HpcabError(f"{path}: no such token file")
+    try:
+        if path.stat().st_size > 1 << 20:
+            raise HpcabError(f"{path}: too large for a token file or the judge's tokens file (over 1 MiB)")
+        text = path.read_bytes().decode()
+    except OSError as exc:
+        raise HpcabError(f"{path}: cannot read the token file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise HpcabError(f"{path}: not a token file: it is not UTF-8 text (its content is not shown)") from None
+    entries = _tokens_file_agents(text)
+    if entries is None:
+        if agent:
+            raise HpcabError(f"--agent {agent}: {path} is not the judge's tokens file (no list of agents "
+                             "in it); a file holding just one token needs no --agent")
+        token = text.strip()
+        if why := plausible_token(token):
+            raise HpcabError(f"{path} does not hold a plausible token: {why} (its content is not shown)")
+        return token
+    # Names only: a name that is not one (a token pasted in the wrong field) stays unsaid.
+    names = [e["name"] for e in entries if isinstance(e.get("name"), str) and re.fullmatch(AGENT_NAME, e["name"])]
+    listed = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "") \
+        if names else "none with a valid name"
+    if not agent:
+        raise HpcabError(f"{path} is the judge's tokens file (agents: {listed}); pass --agent NAME to use "
+                         "that agent's token, or give a file holding just one token")
+    chosen = [e for e in entries if e.get("name") == agent]
+    if not chosen:
+        raise HpcabError(f"--agent {agent}: {path} lists no such agent (agents: {listed})")
+    token = chosen[0].get("token")
+    why = plausible_token(token.strip()) if isinstance(token, str) else "it is not a string"
+    if why:
+        raise HpcabError(f"{path}: agent {agent}'s token is not a plausible token: {why} (it is not shown)")
+    return token.strip()
+
+
+def _tokens_file_agents(text: str) -> list[dict] | None:
+    """The agents' entries when text is a judge's tokens file ({"agents": [...]}, JSON or
+    YAML), else None. The parser's own errors are dropped: they quote the text."""
+    import yaml
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    if isinstance(doc, dict) and isinstance(doc.get("agents"), list):
+        return [e for e in doc["agents"] if isinstance(e, dict)]
+    return None
 
 
 def cmd_submit(args, out: Console) -> int:
     from hpcab.client import JudgeClient, JudgeError
 
-    client = JudgeClient(args.judge, _token(args), args.rank)
+    _judge_url(args.judge, "submit")
+    if not args.reconnect_seconds >= 0:
+        raise HpcabError(f"--reconnect-seconds {args.reconnect_seconds:g}: give 0 or more seconds")
+
+    def say(line: str) -> None:
+        # sys.stderr looked up now: inside out.status rich has swapped it for a proxy that
+        # prints above the spinner.
+        print(f"hpcab submit: {line}", file=sys.stderr, flush=True)
+
+    client = JudgeClient(args.judge, _token(args), args.rank, reconnect_seconds=args.reconnect_seconds,
+                         on_retry=say)
     what = "scoring" if args.score else "submitting"
     try:
         with out.status(f"{what} {Path(args.source).name} for {args.kernel} at {args.judge}…"):
             doc = client.submit_file(args.kernel, args.source, args.language, score_only=args.score,
                                      flagset=args.flags)
     except JudgeError as exc:
+        if exc.status is None:          # unreachable: the message says so
+            raise HpcabError(exc.message) from None
         raise HpcabError(f"the judge at {args.judge} refused: {exc}") from None
     if args.json:
         print(json.dumps(doc, indent=2))
@@ -323,14 +400,17 @@ def cmd_submit(args, out: Console) -> int:
     return 0 if doc["correct"] else EXIT_INCORRECT
 
 
-def cmd_mcp(args, out: Console) -> int:
+def _judge_url(url: str, command: str) -> None:
     from urllib.parse import urlsplit
+    if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
+        raise HpcabError(f"{command}: --judge takes the judge's URL, e.g. http://127.0.0.1:8000, not {url!r}")
 
+
+def cmd_mcp(args, out: Console) -> int:
     from hpcab.client import JudgeClient
     from hpcab.mcp import McpServer
 
-    if urlsplit(args.judge).scheme not in ("http", "https") or not urlsplit(args.judge).netloc:
-        raise HpcabError(f"mcp: --judge takes the judge's URL, e.g. http://127.0.0.1:8000, not {args.judge!r}")
+    _judge_url(args.judge, "mcp")
     client = JudgeClient(args.judge, _token(args), args.rank)
     protocol = sys.stdout.buffer
     sys.stdout = sys.stderr        # stdout carries the protocol only: a stray print goes to stderr
@@ -594,6 +674,14 @@ def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
                    help="timed work per target before stopping repetitions (default 1.0)")
 
 
+def _token_options(s, token_file: bool = True) -> None:
+    if token_file:
+        s.add_argument("--token-file", help="a file holding the bearer token, or the judge's tokens file with "
+                                            "--agent (default: $HPCAB_TOKEN)")
+    s.add_argument("--agent", metavar="NAME",
+                   help="with the judge's tokens file as --token-file: the agent whose token to use")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hpcab", description="A benchmark for optimizers of numerical code.")
     p.add_argument("--version", action="version", version=f"hpcab {__version__}")
@@ -676,6 +764,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "processes are killed and the grade is a build error")
     s.add_argument("--secret-file", help="the judge's secret for hidden cases (default: DB.secret, made on first start)")
     s.add_argument("--max-body", type=int, default=8 << 20, help="largest request body in bytes (default 8 MiB)")
+    s.add_argument("--max-connections", type=int, default=0,
+                   help="open connections at most; beyond, the one that waited longest for a request is closed "
+                        "(default: from the open-files limit)")
+    s.add_argument("--header-timeout", type=float, default=10.0,
+                   help="seconds for a request's line and headers to arrive (default 10)")
+    s.add_argument("--body-timeout", type=float, default=60.0,
+                   help="seconds for a request's body to arrive (default 60)")
+    s.add_argument("--keep-alive-timeout", type=float, default=5.0,
+                   help="seconds an idle connection is kept open between requests (default 5)")
     s.add_argument("--url-file", help="write the judge's URL to this file once it is ready")
     s.add_argument("--log", help="append the request log here instead of stderr")
     s.add_argument("--unsandboxed", action="store_true",
@@ -703,7 +800,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--language", choices=("c", "cpp", "fortran", "cuda", "hip", "python", "pythran"),
                    help="default: from the suffix (.py: python, or pythran with a '#pythran export' line)")
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: the judge's default)")
-    s.add_argument("--token-file", help="file holding the bearer token (default: $HPCAB_TOKEN)")
+    _token_options(s)
+    s.add_argument("--reconnect-seconds", type=float, default=60.0, metavar="S",
+                   help="how long to keep retrying a judge that cannot be reached or is stopping (default 60)")
     s.add_argument("--json", action="store_true", help="print the grade document as JSON")
     s.set_defaults(func=cmd_submit)
 
@@ -711,6 +810,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      "(docs/writing_an_agent.md)")
     from hpcab.agents.runner import add_arguments, command as cmd_agent
     add_arguments(s)
+    _token_options(s, token_file=False)          # add_arguments has --token-file
     s.set_defaults(func=cmd_agent)
 
     s = sub.add_parser("status", help="a launched run's state: each role's job, state and log (python -m hpcab.launch)")
@@ -754,7 +854,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "list_kernels, get_task, score, submit, get_grade")
     s.add_argument("--judge", required=True, help="the judge's URL, e.g. http://127.0.0.1:8000")
     s.add_argument("--rank", type=int, default=0, help="the rank of the judge addressed (default 0)")
-    s.add_argument("--token-file", help="file holding the bearer token (default: $HPCAB_TOKEN)")
+    _token_options(s)
     s.set_defaults(func=cmd_mcp)
 
     s = sub.add_parser("tokens", help="write a tokens file for a judge: a fresh random token per agent")
@@ -790,7 +890,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args, out)
     except HpcabError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/bold red] {exc}", markup=True, highlight=False)
+        # One line however long (soft_wrap), and the message's brackets are not markup.
+        Console(stderr=True).print(f"[bold red]error:[/bold red] {escape(str(exc))}", markup=True,
+                                   highlight=False, soft_wrap=True)
         return EXIT_USAGE
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 
 import attrs
@@ -181,6 +182,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE grade_cases ADD COLUMN freezer TEXT;
     ALTER TABLE grade_cases ADD COLUMN cpu_excess_ns INTEGER;
     ALTER TABLE grade_cases ADD COLUMN flag TEXT;
+    """,
+    # 9: exact charging of scores: the rank of the judge grading each score (a restarted
+    # judge forgets its own unfinished ones) and the document it answered, so that a retry
+    # with the same score_id gets it again instead of being graded and charged twice.
+    """
+    ALTER TABLE scores ADD COLUMN judge_rank INTEGER;
+    ALTER TABLE scores ADD COLUMN document TEXT;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -359,6 +367,7 @@ def submission(conn: sqlite3.Connection, submission_id: str) -> dict | None:
 
 
 def start_submission(conn: sqlite3.Connection, submission_id: str) -> None:
+    """A grading worker takes the submission: one attempt more (hpcab.judge.service.Judge._run)."""
     conn.execute("UPDATE submissions SET state = 'grading', attempts = attempts + 1 WHERE id = ?", (submission_id,))
 
 
@@ -381,13 +390,16 @@ def close_submission(conn: sqlite3.Connection, submission_id: str, state: str, m
                  (state, message, json.dumps(document) if document else None, submission_id))
 
 
-def requeue_submissions(conn: sqlite3.Connection, ids: list[str]) -> None:
-    """Put submissions whose grading was stopped on purpose back in the queue, the stopped
-    attempt not counted."""
+def requeue_submissions(conn: sqlite3.Connection, taken: Iterable[str], waiting: Iterable[str] = ()) -> None:
+    """Put submissions whose grading was stopped on purpose back in the queue: those a
+    worker had taken with that attempt not counted, those still waiting for a worker with
+    their attempts as they were (a regrade after a crash keeps the attempts of the dead run)."""
     with transaction(conn):
-        for sid in ids:
+        for sid in taken:
             conn.execute("UPDATE submissions SET state = 'queued', attempts = MAX(attempts - 1, 0) "
                          "WHERE id = ? AND state = 'grading'", (sid,))
+        for sid in waiting:
+            conn.execute("UPDATE submissions SET state = 'queued' WHERE id = ? AND state = 'grading'", (sid,))
 
 
 def pending_submissions(conn: sqlite3.Connection) -> list[dict]:
@@ -404,15 +416,22 @@ def count_submissions(conn: sqlite3.Connection, agent: str) -> int:
                         (agent,)).fetchone()[0]
 
 
-def log_score(conn: sqlite3.Connection, score_id: str, agent: str, kernel: str, budget: int | None) -> bool:
-    """Count a POST /score against the agent's score budget; False when it is spent."""
+def log_score(conn: sqlite3.Connection, score_id: str, agent: str, kernel: str, budget: int | None,
+              judge_rank: int | None = None) -> bool:
+    """Count a POST /score against the agent's score budget; False when it is spent. The
+    row, without status or document until graded, is the score in flight. An id already
+    in the table raises sqlite3.IntegrityError."""
     with transaction(conn):
-        if budget is not None:
-            used = conn.execute("SELECT COUNT(*) FROM scores WHERE agent = ?", (agent,)).fetchone()[0]
-            if used >= budget:
-                return False
-        conn.execute("INSERT INTO scores (id, agent, kernel) VALUES (?, ?, ?)", (score_id, agent, kernel))
+        if budget is not None and count_scores(conn, agent) >= budget:
+            return False
+        conn.execute("INSERT INTO scores (id, agent, kernel, judge_rank) VALUES (?, ?, ?, ?)",
+                     (score_id, agent, kernel, judge_rank))
     return True
+
+
+def score_row(conn: sqlite3.Connection, score_id: str) -> dict | None:
+    row = conn.execute("SELECT * FROM scores WHERE id = ?", (score_id,)).fetchone()
+    return dict(row) if row else None
 
 
 def forget_score(conn: sqlite3.Connection, score_id: str) -> None:
@@ -424,7 +443,28 @@ def set_score_status(conn: sqlite3.Connection, score_id: str, status: str) -> No
     conn.execute("UPDATE scores SET status = ? WHERE id = ?", (status, score_id))
 
 
+def finish_score(conn: sqlite3.Connection, score_id: str, status: str, document: dict) -> None:
+    """A graded score: its status and the document its agent was answered, kept for a retry."""
+    conn.execute("UPDATE scores SET status = ?, document = ? WHERE id = ?",
+                 (status, json.dumps(document), score_id))
+
+
+def forget_unfinished_scores(conn: sqlite3.Connection, judge_rank: int, keep: Iterable[str] = ()) -> int:
+    """Delete the scores a judge of this rank was grading when it died (no status, no
+    document), but those in keep (being graded now): never graded, so never charged. Only
+    the judge of that rank (it holds the rank's lock) may call this: another rank's may
+    still be grading its own."""
+    keep = tuple(keep)
+    with transaction(conn):
+        cur = conn.execute("DELETE FROM scores WHERE judge_rank = ? AND status IS NULL AND document IS NULL "
+                           f"AND id NOT IN ({', '.join('?' * len(keep))})", (judge_rank, *keep))
+    return cur.rowcount
+
+
 def count_scores(conn: sqlite3.Connection, agent: str) -> int:
+    """What an agent's score budget has paid for: every row, i.e. scores graded or failed
+    and those being graded now. Scores the judge could not grade are deleted (forget_score,
+    forget_unfinished_scores), so they are not counted."""
     return conn.execute("SELECT COUNT(*) FROM scores WHERE agent = ?", (agent,)).fetchone()[0]
 
 

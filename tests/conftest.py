@@ -70,9 +70,10 @@ class RunningJudge:
 
 
 def serve(folder: Path, *args: str, db: Path | None = None, name: str = "judge", slot_dir: Path | None = None,
-          timeout: float = 90) -> RunningJudge:
+          timeout: float = 90, nofile: int | None = None) -> RunningJudge:
     """`hpcab serve` on loopback with its database, URL file, log and output in folder (its
-    own measurement-slot lock folder: slot_dir, else folder/slots); returns once it listens."""
+    own measurement-slot lock folder: slot_dir, else folder/slots); returns once it listens.
+    nofile: the judge's open-files limit (prlimit), as `ulimit -n` would set it."""
     import os
     import subprocess
     import sys
@@ -82,6 +83,8 @@ def serve(folder: Path, *args: str, db: Path | None = None, name: str = "judge",
     url_file.unlink(missing_ok=True)
     argv = [sys.executable, "-m", "hpcab", "serve", "--db", str(db), "--port", "0",
             "--url-file", str(url_file), "--log", str(log), *args]
+    if nofile is not None:
+        argv = ["prlimit", f"--nofile={nofile}:{nofile}", "--", *argv]
     env = dict(os.environ, HPCAB_SLOT_DIR=str(slot_dir or folder / "slots"))
     env.pop("HPCAB_TOKEN", None)          # an agent's token in the test's environment is not the judge's
     with open(out_path, "wb") as out:
@@ -102,9 +105,9 @@ def start_judge(tmp_path):
     lock folder and secret; the judges are stopped after the test."""
     started: list[RunningJudge] = []
 
-    def start(*args: str, db: Path | None = None, timeout: float = 60) -> RunningJudge:
+    def start(*args: str, db: Path | None = None, timeout: float = 60, nofile: int | None = None) -> RunningJudge:
         judge = serve(tmp_path, *args, db=db or tmp_path / "judge.db", name=f"judge{len(started)}",
-                      timeout=timeout)
+                      timeout=timeout, nofile=nofile)
         started.append(judge)
         return judge
 

@@ -1,6 +1,7 @@
 """The judge: `hpcab serve`, the HTTP grading service (docs/judge_api.md).
 
-    server.py   the HTTP layer (stdlib http.server): routing, rank, auth, body limits, JSON
+    server.py   the HTTP layer (uvicorn, an ASGI app): routing, rank, auth, connection and
+                body limits, JSON errors
     service.py  the judge itself, without HTTP: kernels, tasks, baselines, score, submit,
                 grades, the bounded queue and the restart recovery
     worker.py   what runs in the grading worker processes (build, oracle, check)

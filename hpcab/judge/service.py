@@ -43,8 +43,9 @@ from hpcab.judge.slots import Slots, default_lock_dir, parse_slots
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
 from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
-                          count_submissions, finish_submission, forget_score, log_score, pending_submissions,
-                          requeue_submissions, save_baseline, set_score_status, start_submission, submission)
+                          count_submissions, finish_score, finish_submission, forget_score,
+                          forget_unfinished_scores, log_score, pending_submissions, requeue_submissions,
+                          save_baseline, score_row, set_score_status, start_submission, submission)
 from hpcab.run import Policy
 from hpcab.schema import validate
 from hpcab.toolchain import load_toolchains
@@ -128,8 +129,10 @@ class Judge:
         self._lock = threading.Lock()
         self._inflight = 0
         self._pending: dict[str, cf.Future] = {}         # submission id → its document, while graded
+        self._scoring: dict[str, tuple[str, cf.Future]] = {}   # score id → (agent, its document), while graded
         self._workers: set[threading.Thread] = set()     # the threads that grade submissions
         self._stopped: list[str] = []                    # submissions not graded because the judge stopped
+        self._stopped_taken: set[str] = set()            # those of them a worker had taken (an attempt counted)
         self._busy = threading.BoundedSemaphore(config.workers)   # jobs handed to the pool
         self._baselines: dict[str, cf.Future] = {}       # baseline key → its document, while measured
         self._recent = collections.deque(maxlen=20)      # recent grading seconds, for Retry-After
@@ -167,18 +170,21 @@ class Judge:
         for t in list(self._workers):
             t.join(timeout=max(0.0, deadline - time.monotonic()))
         with self._lock:
-            stopped = list(self._stopped)
-        requeue_submissions(self.db(), stopped)
+            stopped, taken = list(self._stopped), set(self._stopped_taken)
+        requeue_submissions(self.db(), [i for i in stopped if i in taken], [i for i in stopped if i not in taken])
 
     def _admit(self) -> None:
         with self._lock:
-            if self._closed:
-                raise ApiError(503, "the judge is shutting down", {"Retry-After": "5"})
-            if self._inflight >= self.config.queue:
-                raise ApiError(429, f"the judge's queue is full ({self._inflight} gradings accepted, "
-                                    f"at most {self.config.queue}); retry later",
-                               {"Retry-After": str(self._retry_after())})
+            self._refuse_if_full_locked()
             self._inflight += 1
+
+    def _refuse_if_full_locked(self) -> None:
+        if self._closed:
+            raise ApiError(503, "the judge is shutting down", {"Retry-After": "5"})
+        if self._inflight >= self.config.queue:
+            raise ApiError(429, f"the judge's queue is full ({self._inflight} gradings accepted, "
+                                f"at most {self.config.queue}); retry later",
+                           {"Retry-After": str(self._retry_after())})
 
     def _release(self, seconds: float | None = None) -> None:
         with self._lock:
@@ -193,14 +199,18 @@ class Judge:
         rounds = max(1, self._inflight - self.config.queue + 1) / max(1, self.config.workers)
         return max(1, min(600, math.ceil(per * rounds)))
 
-    def _run(self, fn, job) -> Any:
+    def _run(self, fn, job, on_start=None) -> Any:
         """Run a job in the pool, and wait. Jobs wait here, not in the pool (which would
         hand a worker more than it is doing), so a stopping judge leaves them unstarted.
-        A pool whose worker died is replaced."""
+        on_start is called once a worker is free for the job, just before it is handed
+        over: what counts an attempt, so waiting in the queue never does. A pool whose
+        worker died is replaced."""
         try:
             with self._busy:
                 if self._closed:
                     raise ApiError(503, "the judge is stopping", {"Retry-After": "5"})
+                if on_start is not None:
+                    on_start()
                 return self._pool.submit(fn, job).result()
         except cf.process.BrokenProcessPool:
             with self._lock:
@@ -211,6 +221,18 @@ class Judge:
 
     def queue_depth(self) -> int:
         return self._inflight
+
+    def stop_accepting(self) -> None:
+        """A stop was asked for (a signal): new gradings get 503 at once, and those waiting
+        for a worker go back to the queue; close() then drains what is being graded."""
+        with self._lock:
+            self._closed = True
+
+    def refuse_if_full(self) -> None:
+        """The 503 or 429 that _admit would answer, before a body is read and parsed, so a
+        full judge does not spend memory on requests it will refuse."""
+        with self._lock:
+            self._refuse_if_full_locked()
 
     # ---- read-only endpoints -----------------------------------------------------------
 
@@ -331,12 +353,11 @@ class Judge:
             validate(body, "submission", "request body")
         except InputError as exc:
             raise ApiError(400, f"{exc.field}: {exc.message}", field=exc.field) from None
-        for key in ("source", "label"):
-            try:
-                body.get(key, "").encode()
-            except UnicodeEncodeError as exc:
-                raise ApiError(400, f"{key}: not valid Unicode text ({exc.reason} at character {exc.start})",
-                               field=key) from None
+        bad = _not_text(body)
+        if bad is not None:
+            key, exc = bad
+            raise ApiError(400, f"{key}: not valid Unicode text ({exc.reason} at character {exc.start})",
+                           field=key) from None
         k = self.kernel(body["kernel"])
         language = body["language"]
         compiler = body.get("compiler")
@@ -355,13 +376,79 @@ class Judge:
         return k, Candidate(body["source"], language, compiler, label), flagset
 
     def score(self, body: Any, agent: Agent) -> dict:
-        """Public cases only; not recorded as a grade (logged against the score budget)."""
+        """Public cases only; not recorded as a grade. Charged to the score budget while it
+        is graded and once graded; one the judge could not grade is not. A retry with the
+        same score_id gets the first answer and is neither graded nor charged again."""
         k, candidate, flagset = self._parse(body, agent)
-        score_id = uuid.uuid4().hex
+        score_id = body.get("score_id")
+        if score_id:
+            known = self._known_score(score_id, agent)
+            if known is not None:
+                return known
+        else:
+            score_id = uuid.uuid4().hex
+        done: cf.Future = cf.Future()
+        with self._lock:
+            # Registered before the row exists, so a concurrent retry with this id waits on it.
+            owner, other = self._scoring.setdefault(score_id, (agent.name, done))
+        if other is not done:      # the same score_id posted twice at once: the other request grades it
+            if owner != agent.name:
+                raise ApiError(409, f"score_id {score_id} is already in use; choose a fresh one", field="score_id")
+            return other.result()
+        try:
+            try:
+                doc = self._grade_score(k, candidate, flagset, score_id, agent)
+            except sqlite3.IntegrityError:
+                # The id was written since the look-up above: by a request that finished
+                # meanwhile, or by another judge process on this database.
+                self._forget_scoring(score_id, done)
+                doc = self._known_score(score_id, agent)
+                if doc is None:
+                    raise ApiError(409, f"score_id {score_id} was posted twice at once and neither was accepted; "
+                                        f"post it again", field="score_id") from None
+        except BaseException as exc:
+            done.set_exception(exc)
+            raise
+        else:
+            done.set_result(doc)
+            return doc
+        finally:
+            self._forget_scoring(score_id, done)
+
+    def _forget_scoring(self, score_id: str, done: cf.Future) -> None:
+        with self._lock:
+            if self._scoring.get(score_id, (None, None))[1] is done:
+                del self._scoring[score_id]
+
+    def _known_score(self, score_id: str, agent: Agent) -> dict | None:
+        """A score_id the judge has seen (a client's retry after a lost answer): the first
+        answer, or a wait for it while this judge grades it; None for an id never seen."""
+        row = score_row(self.db(), score_id)
+        if row is not None and row["agent"] != agent.name:
+            raise ApiError(409, f"score_id {score_id} is already in use; choose a fresh one", field="score_id")
+        if row is not None and row["document"]:
+            return json.loads(row["document"])
+        if row is not None and row["status"] == FAILED:
+            raise ApiError(500, failure_message("score", score_id))
+        with self._lock:
+            owner, fut = self._scoring.get(score_id, (None, None))
+        if fut is not None:
+            if owner != agent.name:
+                raise ApiError(409, f"score_id {score_id} is already in use; choose a fresh one", field="score_id")
+            return fut.result()
+        if row is None:
+            return None
+        if row["status"]:       # graded before the judge kept the answers (schema version < 9)
+            raise ApiError(409, f"score_id {score_id} is already in use; choose a fresh one", field="score_id")
+        raise ApiError(409, f"score {score_id} is being graded by another judge process on this database",
+                       field="score_id")
+
+    def _grade_score(self, k: Kernel, candidate: Candidate, flagset: str | None, score_id: str,
+                     agent: Agent) -> dict:
         self._admit()
         accepted, graded = time.monotonic(), False
         try:
-            if not log_score(self.db(), score_id, agent.name, k.id, agent.scores):
+            if not log_score(self.db(), score_id, agent.name, k.id, agent.scores, self.config.rank):
                 raise ApiError(403, f"agent {agent.name!r} has spent its score budget ({agent.scores})")
             job = worker.GradeJob(k.id, candidate, flagset, tuple(public_cases(k, self.config.presets)),
                                   self.policy, score_id, self.slots)
@@ -383,9 +470,10 @@ class Judge:
         finally:
             self._release(time.monotonic() - accepted if graded else None)
         try:
-            set_score_status(self.db(), score_id, g.status)
-            return grade_document(g, "score", agent.name, redact_hidden=True,
-                                  durations={"judge_total": time.monotonic() - accepted})
+            doc = grade_document(g, "score", agent.name, redact_hidden=True,
+                                 durations={"judge_total": time.monotonic() - accepted})
+            finish_score(self.db(), score_id, g.status, doc)     # kept, so a retry gets this answer
+            return doc
         except Exception:
             self._failed("score", score_id)
             raise ApiError(500, failure_message("score", score_id)) from None
@@ -459,14 +547,20 @@ class Judge:
 
         def work() -> None:
             accepted, graded = time.monotonic(), False
+            taken: list[bool] = []
+
+            def start() -> None:
+                start_submission(self.db(), row["id"])
+                taken.append(True)
             try:
                 k = self.kernels[row["kernel"]]
-                start_submission(self.db(), row["id"])
                 cases = tuple(public_cases(k, self.config.presets)
                               + hidden_cases(k, self.config.hidden_presets, self.secret))
                 job = worker.GradeJob(k.id, Candidate(row["source"], row["language"], row["compiler"], row["label"]),
                                       row["flagset"], cases, self.policy, row["id"], self.slots)
-                g = self._run(worker.run_grade, job)
+                # 'grading' and the attempt are recorded when a worker takes it, not while it
+                # waits for one: a judge that dies meanwhile has not tried it.
+                g = self._run(worker.run_grade, job, on_start=start)
                 doc = grade_document(g, "submit", row["agent"], redact_hidden=True,
                                      durations={"judge_total": time.monotonic() - accepted})
                 finish_submission(self.db(), row["id"], g, row["agent"], doc)
@@ -476,6 +570,8 @@ class Judge:
                 if self._closed:    # stopped on purpose: back to the queue for the next start
                     with self._lock:
                         self._stopped.append(row["id"])
+                        if taken:
+                            self._stopped_taken.add(row["id"])
                     done.set_exception(ApiError(503, f"the judge stopped before grading submission {row['id']}; "
                                                      f"it is graded when the judge starts again (post it again "
                                                      f"with the same submission_id)", {"Retry-After": "5"}))
@@ -535,7 +631,14 @@ class Judge:
 
     def recover(self) -> dict[str, int]:
         """Grade again what a previous run of this judge accepted but did not finish; a
-        submission that was interrupted max_attempts times is marked interrupted."""
+        submission whose grading was cut max_attempts times (attempts count only gradings
+        a worker took) is marked interrupted. Scores the previous run did not finish are
+        forgotten: never graded, so not charged (the client's retry grades them)."""
+        with self._lock:
+            # Not the ones this run is grading (registered before their row is written).
+            forgotten = forget_unfinished_scores(self.db(), self.config.rank, keep=tuple(self._scoring))
+        if forgotten:
+            log.warning("%d score(s) the last run did not finish grading are forgotten, not charged", forgotten)
         regraded = interrupted = 0
         for row in pending_submissions(self.db()):
             if row["judge_rank"] != self.config.rank:
@@ -551,7 +654,7 @@ class Judge:
                 regraded += 1
                 log.warning("submission %s of %s was not finished by the last run: grading it again",
                             row["id"], row["agent"])
-        return {"regraded": regraded, "interrupted": interrupted}
+        return {"regraded": regraded, "interrupted": interrupted, "scores_forgotten": forgotten}
 
     def _interrupted(self, row: dict, why: str) -> dict:
         return {
@@ -564,6 +667,26 @@ class Judge:
             "policy": {"threads": self.config.threads, "cpus": None}, "environment_id": self.environment["id"],
             "image_digest": self.environment["image_digest"], "agent": row["agent"], "durations": {}, "cases": [],
         }
+
+
+def _not_text(body: dict) -> tuple[str, UnicodeEncodeError] | None:
+    """The first string of a request body (keys included) that cannot be stored as text (a
+    lone surrogate, which JSON's \\ud800 escapes allow), with its field; None if all can."""
+    from hpcab.schema import field_path
+    stack = [((), body)]
+    while stack:
+        path, value = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, v in items:
+            for text in ((key, v) if isinstance(key, str) else (v,)):
+                if isinstance(text, str):
+                    try:
+                        text.encode()
+                    except UnicodeEncodeError as exc:
+                        return field_path(path + (key,)), exc
+            if isinstance(v, (dict, list)):
+                stack.append((path + (key,), v))
+    return None
 
 
 def failure_message(what: str, ident: str) -> str:
