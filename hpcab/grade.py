@@ -67,6 +67,7 @@ class CaseResult:
     freezer: str | None = None                # how the candidate was frozen between calls (hpcab.freezer)
     cpu_excess_ns: int | None = None          # the candidate's CPU time beyond its calls' wall time × threads
     candidate_ping_ns: float | None = None    # the same round trip through a C candidate's own loop
+    timer_overhead_c_ns: float | None = None  # a trusted C runner's round trip: subtracted from C targets
     durations: dict[str, float] = attrs.field(factory=dict)   # the driver's: startup, generate, check, ...
 
     @property
@@ -153,6 +154,7 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
                            f"{run.message}")
     common = dict(baseline_error=base_error or None, timer_overhead_ns=run.timer_overhead_ns,
                   freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, candidate_ping_ns=run.candidate_ping_ns,
+                  timer_overhead_c_ns=run.timer_overhead_c_ns,
                   durations=run.durations)
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""

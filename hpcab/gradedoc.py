@@ -131,9 +131,9 @@ def _case_document(c, redact_hidden: bool) -> dict:
         "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
         "speedup_vs_baseline": speedup_json(c.speedup_baseline),
         "baseline_error": c.baseline_error,
-        # How it was measured (docs/measurement_statistics.md): the timer's round trip
-        # (subtracted from every sample), how the candidate was frozen between calls.
-        "timer_overhead_ns": c.timer_overhead_ns, "freezer": c.freezer,
+        # How it was measured (docs/measurement_statistics.md): the timer's round trips
+        # (subtracted from the samples), how the candidate was frozen between calls.
+        "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns, "freezer": c.freezer,
     }
     if secret:
         # Its label, visibility and status only: an error magnitude, a time or a speedup of a

@@ -190,6 +190,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE scores ADD COLUMN judge_rank INTEGER;
     ALTER TABLE scores ADD COLUMN document TEXT;
     """,
+    # 10: the round trip subtracted from C targets' samples (a trusted C runner's loop).
+    """
+    ALTER TABLE grade_cases ADD COLUMN timer_overhead_c_ns REAL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -306,7 +310,8 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
             "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
             **_speedup_cols("speedup_baseline", c.speedup_baseline),
             "cpus": json.dumps(list(c.cpus)) if c.cpus else None, "scored": int(c.case.scored),
-            "timer_overhead_ns": c.timer_overhead_ns, "freezer": c.freezer, "cpu_excess_ns": c.cpu_excess_ns,
+            "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns,
+            "freezer": c.freezer, "cpu_excess_ns": c.cpu_excess_ns,
             "flag": c.flag,
         })
         for target, samples in c.samples_ns.items():

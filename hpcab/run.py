@@ -115,6 +115,7 @@ class RunResult:
     freezer: str | None = None                  # how the candidate was frozen (hpcab.freezer)
     candidate_ping_ns: float | None = None      # the same round trip through the candidate's own loop
     durations: dict[str, float] = attrs.field(factory=dict)
+    timer_overhead_c_ns: float | None = None    # the round trip of a trusted C runner (subtracted from C targets)
 
 
 def _limits():
@@ -205,7 +206,8 @@ def _drive(job: dict, policy: Policy) -> RunResult:
     return RunResult(r["status"], r["message"], samples, r["inputs_modified"], r["stderr_tail"],
                      time.monotonic() - started, r["target_errors"], r["failed_target"], r["failed_phase"],
                      r["sample_sets"], r["fresh"], r["verdict"], r["memo"], r["cpu"], r["timer_overhead_ns"],
-                     r["cpu_excess_ns"], r["freezer"], r["candidate_ping_ns"], r["durations"])
+                     r["cpu_excess_ns"], r["freezer"], r["candidate_ping_ns"], r["durations"],
+                     timer_overhead_c_ns=r["timer_overhead_c_ns"])
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

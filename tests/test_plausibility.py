@@ -134,3 +134,17 @@ def test_honest_grades_on_a_loaded_machine_are_never_implausible(corpus, toolcha
         for p in busy:
             p.kill()
             p.wait()
+
+
+def test_a_tiny_edge_shape_of_an_honest_c_gemm_is_timed_not_clamped(corpus, toolchains, fast_policy):
+    """A C candidate's call goes through a C loop, whose round trip is shorter than the
+    NumPy runner's Python loop: subtracting the Python one left gemm at NI=1 NK=1 with a
+    median of 1 ns, flagged implausible. C targets get the trusted C runner's round trip."""
+    from hpcab.case import explicit_case
+    k = corpus.get("gemm")
+    sizes = {s: 1 for s in k.presets["S"]} | {"NJ": 171}
+    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [explicit_case(k, sizes)], toolchains, policy=fast_policy)
+    c = g.cases[0]
+    assert g.status == "ok" and c.flag is None, c.message
+    assert c.timer_overhead_c_ns is not None and c.timer_overhead_ns is not None
+    assert c.timing.median_ns > 1 and c.baseline_timing.median_ns > 1
