@@ -6,7 +6,6 @@ import functools
 import itertools
 import json
 import math
-import re
 from pathlib import Path
 from typing import Any
 
