@@ -1079,7 +1079,6 @@ def _queue_depth(url: str) -> int | str:
 def _soak_report(args, judge: Judge, state: Soak, kills, wall: float, stuck: int, recovered: list[str]) -> None:
     conn = sqlite3.connect(f"file:{judge.db}?mode=ro", uri=True, timeout=30)
     try:
-        sub_cols = [r[1] for r in conn.execute("PRAGMA table_info(submissions)")]
         score_cols = [r[1] for r in conn.execute("PRAGMA table_info(scores)")]
         subs = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT id, agent, state FROM submissions")}
         scores = {r[0]: r[1:] for r in conn.execute(
@@ -1127,7 +1126,7 @@ def _soak_report(args, judge: Judge, state: Soak, kills, wall: float, stuck: int
           + "; expected refusals: " + (", ".join(f"{k} {n(v)}" for k, v in state.refusals.items()) or "none"))
     for line in recovered:
         print(f"  restart: {line}")
-    print(f"  database: submissions by state " + ", ".join(f"{k} {n(v)}" for k, v in states.items())
+    print("  database: submissions by state " + ", ".join(f"{k} {n(v)}" for k, v in states.items())
           + f"; {n(len(scores))} score rows (scores columns: {', '.join(score_cols)})")
     print(f"  answered submissions not in state 'graded': {len(not_graded)} of {n(len(answered))} "
           f"(goal 0){missed(not not_graded)}")
