@@ -260,3 +260,17 @@ def test_a_lone_surrogate_anywhere_in_a_body_is_a_400_naming_its_field(start_jud
     sock.close()
     assert status == 400 and err["error"]["field"] == "usage.calls[0].model"
     assert rows(judge.db, "SELECT COUNT(*) FROM submissions") == [(0,)]
+
+
+def test_serving_on_a_busy_port_is_one_line(start_judge, tmp_path):
+    import subprocess
+    import sys
+    judge = start_judge("--kernels", "gemm", "--workers", "1")
+    port = _addr(judge.url)[1]
+    run = subprocess.run([sys.executable, "-m", "hpcab", "serve", "--db", str(tmp_path / "other.db"),
+                          "--port", str(port), "--kernels", "gemm", "--workers", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0
+    lines = [line for line in (run.stdout + run.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1 and "in use" in lines[0] and str(port) in lines[0], lines
+    assert "Traceback" not in run.stderr
