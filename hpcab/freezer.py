@@ -283,8 +283,62 @@ class CgroupV2(Group):
                 time.sleep(0.01)
 
 
+def reap_orphans() -> int:
+    """Kill and remove the groups whose driver is dead (a judge killed with SIGKILL while its
+    candidate was frozen: a frozen task takes no signal, not even its parent-death SIGKILL,
+    so it would stay frozen for ever). Run before each new group; returns how many."""
+    found: dict[int, list[Path]] = {}       # driver pid → its group's folders
+    for folder in [CGROUP_ROOT / c / PREFIX for c in V1] + [CGROUP_ROOT / PREFIX]:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            parts = name.removeprefix(f"{PREFIX}-").split("-")
+            if len(parts) == 2 and parts[0].isdigit() and (folder / name).is_dir():
+                found.setdefault(int(parts[0]), []).append(folder / name)
+    reaped = 0
+    for pid, dirs in found.items():
+        try:
+            os.kill(pid, 0)
+            continue                # its driver is alive: its own group
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        for _ in range(50):
+            members = set()
+            for d in dirs:
+                try:
+                    members.update(int(p) for p in _read(d / "cgroup.procs").split())
+                except OSError:
+                    pass
+            if not members:
+                break
+            for member in members:
+                try:
+                    os.kill(member, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            for d in dirs:          # a frozen task takes its SIGKILL when thawed
+                for state, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+                    try:
+                        _write(d / state, value)
+                    except OSError:
+                        pass
+            time.sleep(0.01)
+        for d in dirs:
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        reaped += 1
+    return reaped
+
+
 def open_group(cpus: tuple[int, ...] | None, mode: str = "auto") -> Group:
     """The best freezer this machine allows (mode: auto | cgroup-v2 | cgroup-v1 | signals)."""
+    reap_orphans()
     if mode in ("auto", "cgroup-v2") and (CGROUP_ROOT / "cgroup.controllers").exists():
         try:
             return CgroupV2(cpus)

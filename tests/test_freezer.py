@@ -145,3 +145,43 @@ def test_an_honest_grade_under_the_signals_freezer(corpus, toolchains, fast_poli
     default = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains,
                     policy=fast_policy, baseline=False)
     assert default.status == "ok" and default.cases[0].freezer == (MODES[-1] if len(MODES) > 1 else "signals")
+
+
+ORPHANING_DRIVER = """
+import subprocess, sys, time
+from hpcab import freezer
+group = freezer.open_group(None, sys.argv[1])
+child = subprocess.Popen(["sleep", "300"], preexec_fn=group.enter)
+group.started(child.pid)
+time.sleep(0.2)
+group.freeze()
+print(child.pid, flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.mark.parametrize("mode", [m for m in MODES if m != "signals"])
+def test_a_frozen_candidate_left_by_a_killed_driver_is_reaped(mode):
+    """A judge killed with SIGKILL while its candidate was frozen: the frozen task takes no
+    signal (not even its parent-death SIGKILL) until thawed. The next group opened reaps it."""
+    driver = subprocess.Popen([sys.executable, "-c", ORPHANING_DRIVER, mode], stdout=subprocess.PIPE, text=True)
+    child = int(_readline(driver, 30))
+    driver.kill()
+    driver.wait(timeout=10)
+    time.sleep(0.3)
+    assert _alive(child), "the frozen child should outlive its driver until reaped"
+    try:
+        assert freezer.reap_orphans() >= 1
+        deadline = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child)
+        leftovers = [p for p in [freezer.CGROUP_ROOT / c / freezer.PREFIX for c in freezer.V1]
+                     + [freezer.CGROUP_ROOT / freezer.PREFIX] if p.is_dir()
+                     for d in p.iterdir() if d.is_dir() and d.name.removeprefix("hpcab-").startswith(f"{driver.pid}-")]
+        assert not leftovers
+    finally:
+        try:
+            os.kill(child, 9)
+        except OSError:
+            pass
