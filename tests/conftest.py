@@ -116,6 +116,19 @@ def start_judge(tmp_path):
         j.stop()
 
 
+def wait_for(predicate, what: str = "a condition", timeout: float = 120):
+    """predicate()'s first true value, polled every 50 ms; AssertionError naming what was
+    awaited after timeout seconds. Deadlines are generous: the machine may be loaded."""
+    import time
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
 def rows(db: Path, sql: str, *params) -> list[tuple]:
     """A query on a judge database, in a connection of its own."""
     import sqlite3

@@ -27,7 +27,7 @@ from hpcab.check import tolerance_for
 from hpcab.client import JudgeClient, JudgeError
 from hpcab.judge.tokens import issue_tokens
 from hpcab.schema import validate
-from tests.conftest import CANDIDATES, EXAMPLES, ROOT, RunningJudge, rows
+from tests.conftest import CANDIDATES, EXAMPLES, ROOT, RunningJudge, rows, wait_for
 
 SERVED = ("gemm", "softmax")
 MAX_BODY = 65536                    # the open judge's --max-body; every real source here is far smaller
@@ -175,16 +175,6 @@ def header_cells(text: str) -> list[str]:
     bottom = next(i for i, line in enumerate(lines) if line.startswith("┡"))
     cells = [[c.strip() for c in line.strip("┃").split("┃")] for line in lines[top + 1:bottom]]
     return [" ".join(part for part in column if part) for column in zip(*cells)]
-
-
-def wait_for(predicate, timeout: float = 15) -> bool:
-    """The judge writes its request log line just after answering: give it a moment."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def schema_valid(doc: dict) -> None:
@@ -417,7 +407,8 @@ def test_tokens_never_reach_the_log_or_stdout_but_agent_names_do(auth, tokens):
     for name in ("alice", "bob"):
         client(auth, tokens[name]).kernels()
     call(auth.url, "GET", "/kernels", rank=1, headers={"Authorization": "Bearer " + "z" * 40})
-    assert wait_for(lambda: "agent=alice" in auth.log.read_text() and "agent=bob" in auth.log.read_text())
+    assert wait_for(lambda: "agent=alice" in auth.log.read_text() and "agent=bob" in auth.log.read_text(),
+                    "both agents' lines in the request log")
     log, out = auth.log.read_text(), auth.out.read_text()
     assert "GET /kernels 401" in log
     for name, token in tokens.items():
@@ -457,7 +448,7 @@ def test_worker_addresses_its_judge_and_a_misaddressed_request_does_nothing(judg
     assert status == 421          # even without a token: the rank is checked first
     assert counts(auth.db) == before_auth and counts(judge.db) == before_open
     assert count(auth.db, "submissions", "agent = 'dave'") == 0
-    assert wait_for(lambda: "POST /submit 421" in auth.log.read_text())
+    assert wait_for(lambda: "POST /submit 421" in auth.log.read_text(), "the 421's line in the request log")
 
 
 # ---- bodies, methods, paths ----------------------------------------------------------------

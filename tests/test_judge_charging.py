@@ -21,7 +21,7 @@ import pytest
 from hpcab.client import JudgeClient, JudgeError
 from hpcab.judge.tokens import issue_tokens
 
-from .conftest import CANDIDATES, EXAMPLES, rows
+from .conftest import CANDIDATES, EXAMPLES, rows, wait_for
 
 ONE_WORKER = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
@@ -37,16 +37,6 @@ def free_port() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return str(s.getsockname()[1])
-
-
-def wait_for(predicate, what: str, timeout: float = DEADLINE):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 def submissions(db: Path) -> dict[str, tuple[str, int]]:

@@ -7,12 +7,11 @@ import signal
 import socket
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
 from hpcab.client import JudgeClient
 
-from .conftest import CANDIDATES, EXAMPLES
+from .conftest import CANDIDATES, EXAMPLES, wait_for
 
 FAST = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
 
@@ -56,16 +55,6 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def wait_for(predicate, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def submit_in_background(client: JudgeClient, sid: str) -> tuple[threading.Thread, dict]:
     result: dict = {}
     source = (CANDIDATES / "gemm_slow.c").read_text()
@@ -85,7 +74,7 @@ def kill_mid_grade(judge, sid: str) -> set[int]:
     process), and return the processes it had below it."""
     wait_for(lambda: rows(judge.db, "SELECT state FROM submissions WHERE id = ?", sid) and
              rows(judge.db, "SELECT state FROM submissions WHERE id = ?", sid)[0]["state"] == "grading",
-             60, "the submission to be graded")
+             "the submission to be graded", 60)
 
     def measuring_child():
         for pid in descendants(judge.proc.pid):
@@ -95,7 +84,7 @@ def kill_mid_grade(judge, sid: str) -> set[int]:
             except OSError:
                 pass
         return None
-    wait_for(measuring_child, 60, "the measuring child to start")
+    wait_for(measuring_child, "the measuring child to start", 60)
     below = descendants(judge.proc.pid)
     judge.proc.send_signal(signal.SIGKILL)
     judge.proc.wait()
@@ -114,7 +103,7 @@ def test_kill_9_mid_grade_then_restart_loses_nothing(start_judge, tmp_path):
     orphans = kill_mid_grade(judge, sid)
     assert orphans, "the judge had worker processes"
     # The dead judge's workers and measuring children go with it.
-    wait_for(lambda: not any(alive(p) for p in orphans), 15, "the dead judge's processes to exit")
+    wait_for(lambda: not any(alive(p) for p in orphans), "the dead judge's processes to exit", 15)
 
     # Accepted before the kill: both submissions are in the database.
     states = {r["id"]: r for r in rows(judge.db, "SELECT id, state, attempts FROM submissions")}
@@ -165,9 +154,9 @@ def test_a_stop_asked_for_finishes_started_grades_and_requeues_the_rest(start_ju
     ids = ["ef" * 16, "12" * 16, "34" * 16]      # one worker: one grading, the others wait
     clients = [submit_in_background(judge.client(reconnect_seconds=120), sid) for sid in ids[:1]]
     wait_for(lambda: (rows(judge.db, "SELECT state FROM submissions WHERE id = ?", ids[0]) or [{}])[0].get("state")
-             == "grading", 60, "the first submission to be graded")
+             == "grading", "the first submission to be graded", 60)
     clients += [submit_in_background(judge.client(reconnect_seconds=120), sid) for sid in ids[1:]]
-    wait_for(lambda: len(rows(judge.db, "SELECT id FROM submissions")) == 3, 60, "all three to be accepted")
+    wait_for(lambda: len(rows(judge.db, "SELECT id FROM submissions")) == 3, "all three to be accepted", 60)
     judge.proc.send_signal(signal.SIGTERM)
     assert judge.proc.wait(timeout=120) == 0
     states = {r["id"]: (r["state"], r["attempts"]) for r in rows(judge.db, "SELECT id, state, attempts FROM submissions")}
