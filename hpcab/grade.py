@@ -92,6 +92,8 @@ class Grade:
     baseline_error: str | None = None         # a judge-side problem with the baseline, never the candidate's
     baseline_origin: str = ""                 # what the baseline was: generated, an override's path, ...
     durations: dict[str, float] = attrs.field(factory=dict)   # seconds: build, baseline, cases, timed, ...
+    compilers: dict[str, str] = attrs.field(factory=dict)     # name → exact version, of what built its code
+    compiler_warnings: tuple[str, ...] = ()   # a major version not the one toolchains/ pins
 
     @property
     def correct(self) -> bool:
@@ -281,8 +283,11 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
     errors = ([prepared.error] if prepared is not None and prepared.error else []) + [
         f"{r.case.label or r.case.describe()}: {r.baseline_error}" for r in results if r.baseline_error]
     name = baseline_name(kernel) if baseline else None
+    compilers = {b.compiler: b.compiler_version for b in (built, prepared.build if prepared else None)
+                 if b is not None and b.compiler}
     lap("finish")
     return Grade(grade_id or uuid.uuid4().hex,
                  _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
                  kernel.id, candidate, built, status, tuple(results), overall, policy, env,
-                 name, over_baseline, "; ".join(errors) or None, prepared.origin if prepared else "", durations)
+                 name, over_baseline, "; ".join(errors) or None, prepared.origin if prepared else "", durations,
+                 compilers, tuple(toolchains.version_warnings(compilers)))

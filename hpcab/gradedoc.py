@@ -33,6 +33,7 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "id": g.id, "kind": kind, "created_at": g.created_at, "kernel": g.kernel_id, "status": g.status,
         "correct": g.correct, "message": message, "language": g.candidate.language,
         "compiler": g.build.compiler, "compiler_version": g.build.compiler_version, "flagset": g.build.flagset,
+        "compilers": dict(g.compilers), "compiler_warnings": list(g.compiler_warnings),
         "flagset_overridden": list(g.build.overrides),
         "label": g.candidate.label, "build_cached": g.build.cached, "build_diagnostics": g.build.diagnostics,
         "speedup_vs_numpy": speedup_json(g.speedup_numpy),
@@ -244,6 +245,8 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
 
 
 def _print_footer(doc: dict, out: Console, recorded_in: str | None) -> None:
+    for warning in doc.get("compiler_warnings") or ():
+        out.print(f"[bold yellow]warning:[/bold yellow] {escape(warning)}", highlight=False)
     if doc["kind"] == "score":
         out.print(f"score {doc['id']} (public cases only; not recorded)", highlight=False)
     elif recorded_in:

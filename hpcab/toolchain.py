@@ -102,6 +102,19 @@ class Toolchains:
     sif: dict = attrs.field(factory=dict)
     images: dict[str, Image] = attrs.field(factory=dict)
 
+    def version_warnings(self, used: dict[str, str]) -> list[str]:
+        """used: compiler name → the version that built a grade's code. One line per compiler
+        whose major version is not the one toolchains/ pins: the same source's speedup can
+        differ by an order of magnitude between gcc 12 and 14 (an if-converted loop or not),
+        so such a grade is not comparable with figures measured on the images."""
+        out = []
+        for name, version in sorted(used.items()):
+            pinned = self.compilers[name].version if name in self.compilers else ""
+            if pinned and version not in ("", "missing") and version.split(".")[0] != pinned.split(".")[0]:
+                out.append(f"{name} {version} is not the {name} {pinned} that toolchains/ pins: speedups are not "
+                           f"comparable with figures measured with the images' compilers")
+        return out
+
     def compiler(self, name_or_language: str) -> Compiler:
         """A compiler by name, or the default one for a language."""
         name = self.default_compilers.get(name_or_language, name_or_language)

@@ -68,3 +68,43 @@ def test_no_compiler_flag_written_in_python_code():
     offenders = [f"{p}:{i}" for p in (ROOT / "hpcab").rglob("*.py")
                  for i, line in enumerate(p.read_text().splitlines(), 1) if flag.search(line)]
     assert not offenders, offenders
+
+
+def _pinned(toolchains, name: str, version: str):
+    import attrs
+    return attrs.evolve(toolchains, compilers={**toolchains.compilers,
+                                               name: attrs.evolve(toolchains.compilers[name], version=version)})
+
+
+def test_a_major_version_other_than_the_pinned_one_is_a_warning(toolchains):
+    pinned = toolchains.compilers["gcc"].version
+    assert toolchains.version_warnings({"gcc": f"{pinned}.2.1"}) == []
+    assert toolchains.version_warnings({"gcc": "missing", "nonesuch": "1.0"}) == []
+    (line,) = toolchains.version_warnings({"gcc": "1.2.0"})
+    assert line.startswith(f"gcc 1.2.0 is not the gcc {pinned} that toolchains/ pins") and "not comparable" in line
+
+
+def test_a_grade_names_its_compilers_and_warns_of_a_major_version_off_the_pin(corpus, toolchains, fast_policy):
+    import io
+
+    from rich.console import Console
+
+    from hpcab.build import candidate_from_file
+    from hpcab.case import preset_case
+    from hpcab.grade import grade
+    from hpcab.gradedoc import grade_document, print_grade
+    from hpcab.schema import validate
+    from tests.conftest import EXAMPLES
+    installed = toolchains.compilers["gcc"].installed_version()
+    k = corpus.get("gemm")
+    cases = [preset_case(k, "S")]
+    for pin, warned in ((installed.split(".")[0], False), ("1", True)):
+        g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), cases, _pinned(toolchains, "gcc", pin),
+                  policy=fast_policy)
+        doc = grade_document(g)
+        validate(doc, "grade", "the grade")
+        assert doc["compilers"]["gcc"] == installed == doc["compiler_version"]
+        assert any(w.startswith("gcc ") for w in doc["compiler_warnings"]) is warned
+        out = Console(record=True, width=200, file=io.StringIO())
+        print_grade(doc, out)
+        assert (f"warning: gcc {installed} is not the gcc 1 that toolchains/ pins" in out.export_text()) is warned
