@@ -66,10 +66,13 @@ def field_path(path) -> str:
     out = ""
     for part in path:
         if not isinstance(part, int):
-            part = str(part)
-            part = part if len(part) <= QUOTE_LIMIT else part[:QUOTE_LIMIT] + "..."
+            part = _cut_text(str(part))
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out or "(top level)"
+
+
+def _cut_text(text: str) -> str:
+    return text if len(text) <= QUOTE_LIMIT else text[:QUOTE_LIMIT] + "..."
 
 
 # The size keywords, whose jsonschema messages quote the whole instance ('<4 MiB of source>
@@ -98,17 +101,15 @@ def _bound(keyword: str, words: str, fails):
     return check
 
 
-Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {
+OURS = {       # keyword → our check, whose message is already short
     "maxLength": _max_length,
     "maxItems": _max_items,
     "maximum": _bound("maximum", "greater than the maximum of", lambda x, m: x > m),
     "exclusiveMaximum": _bound("exclusiveMaximum", "not less than the exclusive maximum of", lambda x, m: x >= m),
     "minimum": _bound("minimum", "less than the minimum of", lambda x, m: x < m),
     "exclusiveMinimum": _bound("exclusiveMinimum", "not greater than the exclusive minimum of", lambda x, m: x <= m),
-})
-
-
-OURS = SIZE_KEYWORDS - {"maxProperties"}
+}
+Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, OURS)
 
 
 @functools.lru_cache(maxsize=None)
@@ -123,7 +124,7 @@ def _explain(error: jsonschema.ValidationError) -> tuple[str, str]:
         extra = sorted(set(error.instance) - set(allowed)) if isinstance(error.instance, dict) else []
         if extra:
             name = extra[0]
-            key = name if len(name) <= QUOTE_LIMIT else name[:QUOTE_LIMIT] + "..."
+            key = _cut_text(name)
             return (f"{field}.{key}" if error.absolute_path else key,
                     f"unknown key {short(name)}; expected one of: {', '.join(allowed)}")
     if error.validator == "enum":

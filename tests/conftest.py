@@ -116,6 +116,22 @@ def start_judge(tmp_path):
         j.stop()
 
 
+def descendants(pid: int) -> set[int]:
+    """Every live process below pid, from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parents[int(stat.parent.name)] = int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {c for c, p in parents.items() if p in frontier} - found
+        found |= frontier
+    return found
+
+
 def wait_for(predicate, what: str = "a condition", timeout: float = 120):
     """predicate()'s first true value, polled every 50 ms; AssertionError naming what was
     awaited after timeout seconds. Deadlines are generous: the machine may be loaded."""

@@ -21,7 +21,7 @@ import pytest
 from hpcab.client import JudgeClient, JudgeError
 from hpcab.judge.tokens import issue_tokens
 
-from .conftest import CANDIDATES, EXAMPLES, rows, wait_for
+from .conftest import CANDIDATES, EXAMPLES, descendants, rows, wait_for
 
 ONE_WORKER = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
@@ -109,17 +109,7 @@ def budget(client: JudgeClient) -> dict:
 
 def measuring(pid: int) -> bool:
     """A measuring child (hpcab.runner) runs below pid: the grading reached a worker."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {c for c, p in parents.items() if p in frontier} - found
-        found |= frontier
-    for child in found:
+    for child in descendants(pid):
         try:
             if b"hpcab.runner" in Path(f"/proc/{child}/cmdline").read_bytes():
                 return True

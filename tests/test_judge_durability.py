@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hpcab.client import JudgeClient
 
-from .conftest import CANDIDATES, EXAMPLES, wait_for
+from .conftest import CANDIDATES, EXAMPLES, descendants, wait_for
 
 FAST = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
 
@@ -29,22 +29,6 @@ def rows(db: Path, sql: str, *args):
         return [dict(r) for r in conn.execute(sql, args)]
     finally:
         conn.close()
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live process below pid, from /proc."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            parents[int(stat.parent.name)] = int(fields[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {c for c, p in parents.items() if p in frontier} - found
-        found |= frontier
-    return found
 
 
 def alive(pid: int) -> bool:

@@ -22,6 +22,7 @@ import http
 import json
 import logging
 import resource
+import signal
 import socket
 import sys
 import time
@@ -211,12 +212,7 @@ class JudgeApp:
         self._body_freed: asyncio.Condition | None = None
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "lifespan":
-            while (await receive())["type"] != "lifespan.shutdown":
-                await send({"type": "lifespan.startup.complete"})
-            await send({"type": "lifespan.shutdown.complete"})
-            return
-        if scope["type"] != "http":
+        if scope["type"] != "http":     # uvicorn runs with lifespan and websockets off
             return
         started = time.monotonic()
         req = Request(scope)
@@ -461,7 +457,6 @@ class JudgeServer(uvicorn.Server):
 
 
 def signal_name(sig) -> str:
-    import signal
     try:
         return signal.Signals(sig).name
     except ValueError:
