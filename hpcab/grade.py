@@ -74,6 +74,14 @@ class CaseResult:
     def correct(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def subtracted_ns(self) -> float:
+        """The round trip the driver subtracted from the candidate's samples: a trusted C
+        runner's for a C target (those are the ones with a candidate ping), else the NumPy
+        runner's (hpcab.driver)."""
+        ping = self.timer_overhead_c_ns if self.candidate_ping_ns is not None else self.timer_overhead_ns
+        return ping or 0.0
+
 
 @attrs.frozen
 class Grade:
@@ -144,7 +152,8 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
 def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> CaseResult:
     """A correct case faster than this machine's roofline allows is implausible."""
     from hpcab.roofline import plausible
-    ok, message = plausible(kernel, result.case.sizes, result.timing.median_ns, machine)
+    ok, message = plausible(kernel, result.case.sizes, result.timing.median_ns, machine,
+                            round_trip_ns=result.subtracted_ns)
     if ok:
         return result
     return attrs.evolve(result, status="implausible", message=message, flag="roofline")

@@ -503,9 +503,15 @@ def bound_ns(kernel: "Kernel", sizes: dict[str, int], machine: Machine) -> float
 
 
 def plausible(kernel: "Kernel", sizes: dict[str, int], median_ns: float, machine: Machine,
-              margin: float = MARGIN) -> tuple[bool, str]:
+              margin: float = MARGIN, round_trip_ns: float = 0.0) -> tuple[bool, str]:
     """Whether a measured median time is possible: implausible when it is below the roofline
     bound divided by `margin` (a grade that is implausible is not scored until reviewed).
+
+    `round_trip_ns` is the timer's round trip that was subtracted from the samples (the
+    driver's ping). It is given back before the comparison: a ping of some 5-10 us varies by
+    a microsecond or more between two measurements, so at a shape whose bound is below that
+    an honest call minus the ping can come out at 1 ns. A call is implausible only when even
+    its whole round trip is faster than the bound allows.
 
     Why a margin of 2. The bound is already a lower bound: the manifests count only the work
     every correct implementation must do (docs/manifest.md), cached data is not charged at
@@ -529,10 +535,11 @@ def plausible(kernel: "Kernel", sizes: dict[str, int], median_ns: float, machine
     if b is None:
         return True, f"{where}: no roofline declared, not checked"
     limit = b.ns / margin
-    if median_ns >= limit:
+    if median_ns + round_trip_ns >= limit:
         return True, (f"{where}: the median {_fmt_ns(median_ns)} respects the roofline bound "
                       f"{_fmt_ns(b.ns)} ({b.limited_by}-limited)")
-    return False, (f"{where}: implausibly fast: the median {_fmt_ns(median_ns)} is below 1/{margin:g} of the "
+    given = f" (with the timer's round trip of {_fmt_ns(round_trip_ns)} given back)" if round_trip_ns else ""
+    return False, (f"{where}: implausibly fast: the median {_fmt_ns(median_ns)}{given} is below 1/{margin:g} of the "
                    f"roofline bound {_fmt_ns(b.ns)} ({b.describe()}) on {machine.describe()}; "
                    "not scored until reviewed")
 

@@ -136,15 +136,19 @@ def test_honest_grades_on_a_loaded_machine_are_never_implausible(corpus, toolcha
             p.wait()
 
 
-def test_a_tiny_edge_shape_of_an_honest_c_gemm_is_timed_not_clamped(corpus, toolchains, fast_policy):
-    """A C candidate's call goes through a C loop, whose round trip is shorter than the
-    NumPy runner's Python loop: subtracting the Python one left gemm at NI=1 NK=1 with a
-    median of 1 ns, flagged implausible. C targets get the trusted C runner's round trip."""
+def test_a_tiny_edge_shape_of_an_honest_c_gemm_is_not_called_implausible(corpus, toolchains, fast_policy):
+    """At gemm NI=1 NJ=171 NK=1 the work (~30 ns) is far below the timer's round trip (some
+    6-9 us here, varying by a microsecond between measurements): an honest call minus the
+    subtracted ping often comes out at the 1 ns floor, below half the 2.56 ns bound. C
+    targets get the trusted C runner's round trip subtracted, and the roofline check gives
+    that round trip back, so the honest call is not accused."""
     from hpcab.case import explicit_case
     k = corpus.get("gemm")
     sizes = {s: 1 for s in k.presets["S"]} | {"NJ": 171}
-    g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [explicit_case(k, sizes)], toolchains, policy=fast_policy)
-    c = g.cases[0]
-    assert g.status == "ok" and c.flag is None, c.message
-    assert c.timer_overhead_c_ns is not None and c.timer_overhead_ns is not None
-    assert c.timing.median_ns > 1 and c.baseline_timing.median_ns > 1
+    for _ in range(3):      # the 1 ns floor came up in 2 of 4 grades before the fix
+        g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [explicit_case(k, sizes)], toolchains,
+                  policy=fast_policy)
+        c = g.cases[0]
+        assert g.status == "ok" and c.flag is None, c.message
+        assert c.timer_overhead_c_ns is not None and c.timer_overhead_ns is not None
+        assert c.subtracted_ns == c.timer_overhead_c_ns

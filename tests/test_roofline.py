@@ -172,6 +172,18 @@ def test_an_impossible_time_is_flagged_naming_the_bound(corpus, machine):
     assert not plausible(k, sizes, b.ns / MARGIN * 0.99, machine)[0]
 
 
+def test_the_subtracted_round_trip_is_given_back_before_the_bound(corpus, machine):
+    """At a shape whose bound is below the timer's round trip, a median that is a round trip
+    minus a ping is noise: it is implausible only if the whole round trip beats the bound."""
+    k = corpus.get("gemm")
+    sizes = {"NI": 1, "NJ": 171, "NK": 1}
+    limit = bound(k, sizes, machine).ns / MARGIN
+    assert not plausible(k, sizes, 1.0, machine)[0]
+    assert plausible(k, sizes, 1.0, machine, round_trip_ns=7000.0)[0]
+    ok, message = plausible(k, sizes, 1.0, machine, round_trip_ns=limit / 4)
+    assert not ok and "round trip" in message
+
+
 def test_a_kernel_without_a_roofline_is_not_checked(corpus, machine):
     k = attrs.evolve(corpus.get("gemm"), roofline=None)
     assert bound(k, k.presets["S"], machine) is None and bound_ns(k, k.presets["S"], machine) == 0.0
