@@ -141,3 +141,13 @@ def input_set_case(case: Case, index: int) -> Case:
         return case
     digest = hashlib.sha256(f"{case.seed}/input-set/{index}".encode()).digest()
     return attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1)
+
+
+def session_case(case: Case, session: int) -> Case:
+    """The case as its measuring session number `session` meets it: session 0 the case
+    itself, every other one a seed derived from it, so no two sessions (processes that
+    could leave something behind) share an input set."""
+    if session == 0:
+        return case
+    digest = hashlib.sha256(f"{case.seed}/session/{session}".encode()).digest()
+    return attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1)

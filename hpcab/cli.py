@@ -77,7 +77,7 @@ def cmd_grade(args, out: Console) -> int:
     toolchains.flagset(args.flags)             # an unknown flag set is a usage error, before any work
     cases = [preset_case(kernel, p, seed=args.seed) for p in args.preset.split(",")]
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout,
-                    target_seconds=args.target_seconds)
+                    target_seconds=args.target_seconds, sessions=args.sessions)
     with out.status("grading…") as status:
         g = grade(kernel, candidate, cases, toolchains, args.flags, policy,
                   progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
@@ -108,7 +108,8 @@ def cmd_baseline(args, out: Console) -> int:
 
     kernel = load_corpus().get(args.kernel)
     cases = [preset_case(kernel, p, seed=args.seed) for p in args.preset.split(",")]
-    policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds)
+    policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds,
+                    sessions=args.sessions)
     with out.status("timing the baseline…") as status:
         m = measure_baseline(kernel, cases, load_toolchains(), policy,
                              progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
@@ -139,7 +140,7 @@ def cmd_baseline(args, out: Console) -> int:
         elif overall is not None:
             over = "" if len(m.cases) == 1 else f", geometric mean of {len(m.cases)} cases"
             out.print(f"baseline {name}: {overall.value:.2f}× over the NumPy reference "
-                      f"(95% CI {overall.ci_low:.2f}–{overall.ci_high:.2f}{over}): {plain_speedup(overall.value, 'NumPy')}",
+                      f"(95% CI {overall.ci_low:.2f}–{overall.ci_high:.2f}{over}): {plain_speedup(speedup_json(overall), 'NumPy')}",
                       highlight=False)
     if failed or m.error:
         return EXIT_INCORRECT
@@ -191,7 +192,8 @@ def _translate_report(args, out: Console) -> int:
     kernels = load_corpus().select(args.kernels)
     if "," in args.preset:
         raise HpcabError("translate --report: --preset takes one preset (S, M or L)")
-    policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds)
+    policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds,
+                    sessions=args.sessions)
     toolchains = load_toolchains()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as bar:
@@ -284,7 +286,7 @@ def cmd_serve(args, out: Console) -> int:
                          tokens=Path(args.tokens) if args.tokens else None, workers=args.workers, queue=args.queue,
                          slots=slots, threads=args.threads, presets=presets, hidden_presets=hidden,
                          target_seconds=args.target_seconds, timeout_seconds=args.timeout,
-                         build_seconds=args.build_timeout,
+                         sessions=args.sessions, build_seconds=args.build_timeout,
                          secret_file=Path(args.secret_file) if args.secret_file else None,
                          sandbox="none" if args.unsandboxed else "bubblewrap")
     configure_logging(Path(args.log) if args.log else None)
@@ -573,7 +575,7 @@ def cmd_reproduce(args, out: Console) -> int:
     from hpcab.corpus import load_corpus
     from hpcab.environment import image_digest
     from hpcab.record import connect
-    from hpcab.reproduce import DifferentImage, find_grade, recorded_image, reproduce, triple_json
+    from hpcab.reproduce import TEST, DifferentImage, find_grade, recorded_image, reproduce, triple_json
     from hpcab.toolchain import load_toolchains
 
     db = Path(args.db)
@@ -626,16 +628,22 @@ def cmd_reproduce(args, out: Console) -> int:
         table.add_row(f"  case {escape(label)}", was, is_, yes(was == is_))
     for s in rep.speedups:
         table.add_row(f"speedup {s.name} (95% CI)", fmt_speedup(triple_json(s.recorded)),
-                      fmt_speedup(triple_json(s.now)), yes(s.overlaps))
+                      fmt_speedup(triple_json(s.now)), yes(s.reproduced))
+        if s.ratio is not None:
+            r = s.ratio
+            table.add_row("  ratio now / recorded", "", f"{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]", yes(s.reproduced))
     table.add_row("image", rep.image_recorded, rep.image_now, yes(rep.image_recorded == rep.image_now))
     out.print(table)
     _print_differences(list(rep.differences), out)
+    out.print(f"test: {TEST}", highlight=False)
     if rep.reproduced:
-        out.print("[green]REPRODUCED[/green]: the same correctness, and every speedup's 95% CI overlaps the "
-                  "recorded one" + (" (in a different image)" if rep.image_recorded != rep.image_now else ""))
+        out.print("[green]REPRODUCED[/green]: the same correctness, and every speedup's ratio to the recorded one "
+                  "has a 95% interval that holds 1" + (" (in a different image)" if rep.image_recorded != rep.image_now
+                                                       else ""))
     else:
         why = [w for w, bad in (("correctness differs", not rep.correctness_reproduced),
-                                ("a speedup's CI does not overlap the recorded one", not rep.speedup_reproduced))
+                                ("a speedup differs from the recorded one: its ratio's 95% interval excludes 1",
+                                 not rep.speedup_reproduced))
                if bad]
         out.print(f"[red]NOT REPRODUCED[/red]: {'; '.join(why)}")
     return 0 if rep.reproduced else 1
@@ -671,7 +679,27 @@ def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     s.add_argument("--threads", type=int, default=1, help=f"threads granted to {timed} (default 1)")
     s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
     s.add_argument("--target-seconds", type=float, default=1.0,
-                   help="timed work per target before stopping repetitions (default 1.0)")
+                   help="timed work per target and case, over all its sessions (default 1.0)")
+    _sessions_option(s)
+
+
+def _sessions_option(s: argparse.ArgumentParser) -> None:
+    from hpcab.run import Policy
+    default = Policy().sessions
+    s.add_argument("--sessions", type=_positive_int, default=default, metavar="N",
+                   help=f"independent measuring sessions per scored case (default {default}): time for precision; "
+                        "the interval narrows about as 1/sqrt(N), each session costs about half a second to start "
+                        "(docs/measurement_statistics.md)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1")
+    return value
 
 
 def _token_options(s, token_file: bool = True) -> None:
@@ -730,7 +758,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--threads", type=int, default=2, help="--report: threads (default 2)")
     s.add_argument("--timeout", type=float, default=120.0, help="--report: wall-clock limit per grade, seconds")
     s.add_argument("--target-seconds", type=float, default=1.0,
-                   help="--report: timed work per target before stopping repetitions (default 1.0)")
+                   help="--report: timed work per target and case, over all its sessions (default 1.0)")
+    _sessions_option(s)
     s.add_argument("--json", action="store_true", help="--report: print the report as JSON")
     s.add_argument("--verbose", action="store_true", help="--report: say why each failed variant failed")
     s.set_defaults(func=cmd_translate)
@@ -757,7 +786,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--presets", default="S", help="presets of the public cases (default S)")
     s.add_argument("--hidden-presets", default="S", help="presets of the hidden cases (default S)")
     s.add_argument("--target-seconds", type=float, default=0.5,
-                   help="timed work per target and case before stopping repetitions (default 0.5)")
+                   help="timed work per target and case, over all its sessions (default 0.5)")
+    _sessions_option(s)
     s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
     s.add_argument("--build-timeout", type=float, default=60.0, metavar="SECONDS",
                    help="wall-clock limit of a candidate's compile, seconds (default 60): past it the compiler's "

@@ -3,8 +3,9 @@
 Candidate ─► Build ─► (per case) inputs + oracle ─► Run (child) ─► Check ─► Measure ─► Grade ─► Record
 
 The candidate, the NumPy reference and the track's baseline (hpcab/baseline.py) are timed
-interleaved in one child. The baseline is the judge's code: its failures are reported in
-baseline_error and never change the candidate's status.
+interleaved by a measuring driver, in several independent sessions per scored case (a
+driver and its runners each, the targets' order rotated). The baseline is the judge's code:
+its failures are reported in baseline_error and never change the candidate's status.
 """
 
 from __future__ import annotations
@@ -22,13 +23,13 @@ import numpy as np
 
 from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
 from hpcab.build import Build, BuildLimits, Candidate, build, target_kind
-from hpcab.case import Case
+from hpcab.case import Case, session_case
 from hpcab.check import Check
 from hpcab.environment import fingerprint
 from hpcab.harness import build_harness
 from hpcab.kernel import Kernel
 from hpcab.measure import Speedup, Timing, speedup, summarize
-from hpcab.run import Policy, Target, pinned, run_case
+from hpcab.run import Policy, RunResult, Target, pinned, run_case, session_policy
 from hpcab.toolchain import Toolchains
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class CaseResult:
     timing: Timing | None = None      # the candidate
     numpy_timing: Timing | None = None
     speedup_numpy: Speedup | None = None
-    samples_ns: dict[str, np.ndarray] = attrs.field(factory=dict)
+    samples_ns: dict[str, np.ndarray] = attrs.field(factory=dict)   # every session's, one after another
     baseline_timing: Timing | None = None     # the track's baseline (numpy: the same as numpy_timing)
     speedup_baseline: Speedup | None = None   # the candidate over the track's baseline
     baseline_error: str | None = None         # why the baseline has no time here
@@ -69,6 +70,12 @@ class CaseResult:
     candidate_ping_ns: float | None = None    # the same round trip through a C candidate's own loop
     timer_overhead_c_ns: float | None = None  # a trusted C runner's round trip: subtracted from C targets
     durations: dict[str, float] = attrs.field(factory=dict)   # the driver's: startup, generate, check, ...
+    # How many of each target's samples each session took, in order (one session: one count).
+    session_counts: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
+
+    @property
+    def sessions(self) -> int:
+        return max((len(c) for c in self.session_counts.values()), default=1)
 
     @property
     def correct(self) -> bool:
@@ -121,7 +128,8 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
     if len(parts) == 1:
         return parts[0]
     gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))
-    return Speedup(gm([p.value for p in parts]), gm([p.ci_low for p in parts]), gm([p.ci_high for p in parts]))
+    return Speedup(gm([p.value for p in parts]), gm([p.ci_low for p in parts]), gm([p.ci_high for p in parts]),
+                   min(p.sessions for p in parts))
 
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
@@ -139,14 +147,74 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
         targets = ([Target(CANDIDATE, kind, library)] if library is not None else []) + [
             Target(NUMPY, "python", trusted=True)]
         extra = baseline.target if baseline is not None else None
-        run = run_case(kernel, case, targets + ([extra] if extra is not None else []), harness, policy)
-    result = _judge_run(kernel, case, library, baseline, run, extra)
+        run, counts = _sessions(kernel, case, targets, extra, harness, policy)
+    result = _judge_run(kernel, case, library, baseline, run, extra, counts)
     # A tiny edge shape (not scored) is checked for correctness only: its time is not in the
     # speedup, and at a few hundred nanoseconds the round trip's jitter alone could put it
     # under the roofline.
     if result.status == "ok" and machine is not None and case.scored:
         result = roofline_check(kernel, result, machine)
     return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited)
+
+
+def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target | None, harness: Path | None,
+              policy: Policy) -> tuple[RunResult, dict[str, tuple[int, ...]]]:
+    """The case measured in policy.sessions independent sessions (one if it is not scored):
+    each a measuring driver of its own with fresh runners, its own input sets
+    (hpcab.case.session_case) and the targets' order rotated, so that which process starts
+    first and which target leads a round changes from one session to the next. A failure,
+    a wrong answer or a flag ends the case at that session."""
+    k = max(policy.sessions, 1) if case.scored else 1
+    one = session_policy(policy, k)
+    runs: list[RunResult] = []
+    for s in range(k):
+        everyone = targets + ([extra] if extra is not None else [])
+        turn = s % len(everyone)
+        runs.append(run_case(kernel, session_case(case, s), everyone[turn:] + everyone[:turn], harness, one))
+        last = runs[-1]
+        if extra is not None and extra.name in last.target_errors:
+            extra = None                 # dropped: the baseline failed, the others go on
+        if last.status != "ok" or last.memo or last.cpu or (last.verdict and not last.verdict["correct"]):
+            break
+    return _merge(runs)
+
+
+def _merge(runs: list[RunResult]) -> tuple[RunResult, dict[str, tuple[int, ...]]]:
+    """The sessions' results as one: every target's samples one session after another (a
+    target dropped in any session is dropped from all), the first failure, wrong answer or
+    flag, the worst error over the sessions' checks, the round trips' medians."""
+    if len(runs) == 1:
+        r = runs[0]
+        return r, {t: (len(v),) for t, v in r.samples_ns.items() if len(v)}
+    errors: dict[str, str] = {}
+    for r in runs:
+        errors.update(r.target_errors)
+    names = [t for t in runs[0].samples_ns if t not in errors]
+    samples = {t: np.concatenate([r.samples_ns[t] for r in runs if t in r.samples_ns]) for t in names}
+    counts = {t: tuple(len(r.samples_ns[t]) for r in runs if len(r.samples_ns.get(t, ())))
+              for t in names if len(samples[t])}
+    last = runs[-1]
+    verdicts = [r.verdict for r in runs if r.verdict is not None]
+    wrong = next((v for v in verdicts if not v["correct"]), None)
+    checks = [v["check"] for v in verdicts if v.get("check") is not None]
+    verdict = wrong or (dict(verdicts[-1], check=max(checks, key=lambda c: c.normwise_err)) if checks
+                        else verdicts[-1] if verdicts else None)
+    median = lambda key: (float(np.median(vals)) if (vals := [getattr(r, key) for r in runs
+                                                              if getattr(r, key) is not None]) else None)
+    durations: dict[str, float] = {}
+    for r in runs:
+        for key, v in r.durations.items():
+            durations[key] = durations.get(key, 0.0) + v
+    excess = [r.cpu_excess_ns for r in runs if r.cpu_excess_ns is not None]
+    merged = attrs.evolve(
+        last, samples_ns=samples, inputs_modified={k: v for r in runs for k, v in r.inputs_modified.items()},
+        wall_seconds=sum(r.wall_seconds for r in runs), target_errors=errors,
+        sample_sets={t: [i for r in runs for i in r.sample_sets.get(t, [])] for t in names},
+        fresh={t: [f for r in runs for f in r.fresh.get(t, [])] for t in names}, verdict=verdict,
+        timer_overhead_ns=median("timer_overhead_ns"), timer_overhead_c_ns=median("timer_overhead_c_ns"),
+        candidate_ping_ns=median("candidate_ping_ns"), cpu_excess_ns=sum(excess) if excess else None,
+        durations=durations)
+    return merged, counts
 
 
 def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> CaseResult:
@@ -160,7 +228,7 @@ def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> Ca
 
 
 def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: PreparedBaseline | None, run,
-               extra: Target | None) -> CaseResult:
+               extra: Target | None, counts: dict[str, tuple[int, ...]]) -> CaseResult:
     base_error = run.target_errors.get(extra.name, "") if extra is not None else ""
     if run.status != "ok" and run.failed_target == NUMPY:
         # The judge's own reference, in a process the candidate cannot reach: the judge's failure.
@@ -169,16 +237,18 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
     common = dict(baseline_error=base_error or None, timer_overhead_ns=run.timer_overhead_ns,
                   freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, candidate_ping_ns=run.candidate_ping_ns,
                   timer_overhead_c_ns=run.timer_overhead_c_ns,
-                  durations=run.durations)
+                  durations=run.durations, session_counts=counts)
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
         return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""), **common)
     samples = dict(run.samples_ns)
     # A wrong answer ends the run at once: possibly before any timed call.
-    numpy_timing = summarize(samples[NUMPY]) if len(samples.get(NUMPY, ())) else None
+    timed = lambda name: summarize(samples[name], counts.get(name))
+    pair = lambda base, cand: speedup(samples[base], samples[cand], counts.get(base), counts.get(cand))
+    numpy_timing = timed(NUMPY) if len(samples.get(NUMPY, ())) else None
     baseline_timing = None
     if extra is not None and not base_error and len(samples.get(extra.name, ())):
-        baseline_timing = summarize(samples[extra.name])
+        baseline_timing = timed(extra.name)
     elif extra is not None and not base_error and numpy_timing is not None:
         base_error = "the measuring driver returned no time for it"
         common["baseline_error"] = base_error
@@ -195,19 +265,19 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
     verdict = run.verdict or {"correct": False, "message": "the measuring driver returned no verdict"}
     check = verdict.get("check")
     if not verdict["correct"]:
-        timing = summarize(samples[CANDIDATE]) if len(samples.get(CANDIDATE, ())) else None
+        timing = timed(CANDIDATE) if len(samples.get(CANDIDATE, ())) else None
         return result("incorrect", verdict["message"], check, timing)
-    timing = summarize(samples[CANDIDATE])
+    timing = timed(CANDIDATE)
     if run.memo:
         return attrs.evolve(result("implausible", run.memo, check, timing), flag="memoized")
     if run.cpu:
         return attrs.evolve(result("implausible", run.cpu, check, timing), flag="cpu")
-    sp_numpy = speedup(samples[NUMPY], samples[CANDIDATE])
+    sp_numpy = pair(NUMPY, CANDIDATE)
     sp_baseline = None
     if baseline is not None and baseline.name == NUMPY:
         sp_baseline = sp_numpy
     elif baseline_timing is not None:
-        sp_baseline = speedup(samples[extra.name], samples[CANDIDATE])
+        sp_baseline = pair(extra.name, CANDIDATE)
     return result("ok", "", check, timing, sp_numpy, sp_baseline)
 
 

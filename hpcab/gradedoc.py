@@ -15,7 +15,10 @@ HIDDEN = "hidden"
 
 
 def speedup_json(sp) -> dict | None:
-    return None if sp is None else {"value": sp.value, "ci95": [sp.ci_low, sp.ci_high]}
+    """A speedup with its 95 % interval, the gate's verdict on it (hpcab.measure.verdict) and
+    the number of measuring sessions it came from."""
+    return None if sp is None else {"value": sp.value, "ci95": [sp.ci_low, sp.ci_high], "verdict": sp.verdict,
+                                    "sessions": sp.sessions}
 
 
 def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidden: bool = False,
@@ -135,6 +138,7 @@ def _case_document(c, redact_hidden: bool) -> dict:
         # How it was measured (docs/measurement_statistics.md): the timer's round trips
         # (subtracted from the samples), how the candidate was frozen between calls.
         "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns, "freezer": c.freezer,
+        "sessions": c.sessions,
     }
     if secret:
         # Its label, visibility and status only: an error magnitude, a time or a speedup of a
@@ -156,12 +160,26 @@ def fmt_time(ns: float | None) -> str:
     return f"{ns:.0f} ns"
 
 
+def _verdict(sp: dict) -> str:
+    from hpcab.measure import verdict
+    return sp.get("verdict") or verdict(*sp["ci95"])       # (documents of older judges lack it)
+
+
 def fmt_speedup(sp: dict | None) -> str:
-    return f"{sp['value']:.2f}× [{sp['ci95'][0]:.2f}, {sp['ci95'][1]:.2f}]" if sp else "-"
+    """1.52× [1.31, 1.77] faster: the value, its 95 % interval and the gate's verdict."""
+    return f"{sp['value']:.2f}× [{sp['ci95'][0]:.2f}, {sp['ci95'][1]:.2f}] {_verdict(sp)}" if sp else "-"
 
 
-def plain_speedup(value: float, what: str) -> str:
-    return f"{value:.2f}× faster than {what}" if value >= 1 else f"{1 / value:.2f}× slower than {what}"
+def plain_speedup(sp: dict, what: str) -> str:
+    """The speedup in words, gated on its interval: faster or slower only when the interval
+    says so (hpcab.measure.verdict)."""
+    from hpcab.measure import FASTER, SLOWER
+    v = _verdict(sp)
+    if v == FASTER:
+        return f"{sp['value']:.2f}× faster than {what}"
+    if v == SLOWER:
+        return f"{1 / sp['value']:.2f}× slower than {what}"
+    return f"no measurable difference from {what}"
 
 
 def print_baseline_error(name: str, error: str, out: Console) -> None:
@@ -228,14 +246,15 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
         print_baseline_error(baseline, doc["baseline_error"], out)
     if doc["correct"]:
         sp, sb = doc["speedup_vs_numpy"], doc["speedup_vs_baseline"]
+        sessions = f", {sp['sessions']} sessions" if sp.get("sessions", 1) > 1 else ""
         line = (f"[bold green]CORRECT[/bold green] on {len(doc['cases'])} case(s) — speedup {sp['value']:.2f}× over "
-                f"the NumPy reference (95% CI {sp['ci95'][0]:.2f}–{sp['ci95'][1]:.2f}): "
-                f"{plain_speedup(sp['value'], 'NumPy')}")
+                f"the NumPy reference (95% CI {sp['ci95'][0]:.2f}–{sp['ci95'][1]:.2f}{sessions}): "
+                f"{plain_speedup(sp, 'NumPy')}")
         if baseline == "numpy":
             line += "; NumPy is this track's baseline"
         elif baseline and sb:
             line += (f"; {sb['value']:.2f}× over the {baseline} baseline "
-                     f"(95% CI {sb['ci95'][0]:.2f}–{sb['ci95'][1]:.2f})")
+                     f"(95% CI {sb['ci95'][0]:.2f}–{sb['ci95'][1]:.2f}): {plain_speedup(sb, baseline)}")
         elif baseline:
             line += f"; no speedup over the {baseline} baseline (not timed, see above)"
         out.print(line, highlight=False)

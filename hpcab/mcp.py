@@ -280,7 +280,7 @@ def _grade_summary(doc: dict, what: str) -> str:
     base, numpy = doc.get("speedup_vs_baseline"), doc.get("speedup_vs_numpy")
     if base:
         parts.append(f"speedup vs the {doc.get('baseline')} baseline {fmt_speedup(base)} (95% CI; "
-                     f"{plain_speedup(base['value'], 'the baseline')})")
+                     f"{plain_speedup(base, 'the baseline')})")
     elif doc.get("correct"):
         parts.append("no speedup vs the baseline")
     if numpy and doc.get("baseline") != "numpy":            # else it is the speedup above

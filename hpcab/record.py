@@ -194,6 +194,13 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE grade_cases ADD COLUMN timer_overhead_c_ns REAL;
     """,
+    # 11: independent measuring sessions per case (hpcab.grade): how many a case had, and
+    # how many of a target's samples (stored one session after another) each took, as a
+    # JSON list. Older grades were measured in one session: 1 and NULL.
+    """
+    ALTER TABLE grade_cases ADD COLUMN sessions INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE samples ADD COLUMN sessions TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -312,11 +319,13 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
             "cpus": json.dumps(list(c.cpus)) if c.cpus else None, "scored": int(c.case.scored),
             "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns,
             "freezer": c.freezer, "cpu_excess_ns": c.cpu_excess_ns,
-            "flag": c.flag,
+            "flag": c.flag, "sessions": c.sessions,
         })
         for target, samples in c.samples_ns.items():
-            conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns) VALUES (?,?,?,?,?)",
-                         (grade.id, i, target, len(samples), _samples_blob(samples)))
+            counts = c.session_counts.get(target)
+            conn.execute("INSERT INTO samples (grade_id, case_idx, target, count, ns, sessions) VALUES (?,?,?,?,?,?)",
+                         (grade.id, i, target, len(samples), _samples_blob(samples),
+                          json.dumps(list(counts)) if counts else None))
 
 
 def load_grade(conn: sqlite3.Connection, grade_id: str) -> dict | None:
@@ -332,8 +341,11 @@ def load_grade(conn: sqlite3.Connection, grade_id: str) -> dict | None:
     grade["cases"] = [dict(c, sizes=json.loads(c["sizes"])) for c in
                       conn.execute("SELECT * FROM grade_cases WHERE grade_id = ? ORDER BY idx", (grade_id,))]
     for case in grade["cases"]:
-        case["samples_ns"] = {s["target"]: samples_from_blob(s["ns"]) for s in conn.execute(
-            "SELECT target, ns FROM samples WHERE grade_id = ? AND case_idx = ?", (grade_id, case["idx"]))}
+        rows = conn.execute("SELECT target, ns, sessions FROM samples WHERE grade_id = ? AND case_idx = ?",
+                            (grade_id, case["idx"])).fetchall()
+        case["samples_ns"] = {s["target"]: samples_from_blob(s["ns"]) for s in rows}
+        # Per target, how many samples each session took (None: one session, an older grade).
+        case["session_counts"] = {s["target"]: json.loads(s["sessions"]) if s["sessions"] else None for s in rows}
     return grade
 
 

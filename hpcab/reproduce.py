@@ -2,7 +2,7 @@
 again, and compared with the record.
 
     report = reproduce(conn, grade_id)        # Refused when the image differs (see below)
-    report.reproduced                         # correctness the same, speedup CIs overlapping
+    report.reproduced                         # correctness the same, each speedup's ratio test passed
 
 A grade records the image it ran in (sha256 of the SIF file, or 'native') and the environment
 fingerprint. A re-run in another image measures something else, so it is refused unless the
@@ -21,9 +21,13 @@ from hpcab.case import Case
 from hpcab.environment import fingerprint, image_digest
 from hpcab.errors import HpcabError, InputError
 from hpcab.grade import Grade, grade
-from hpcab.measure import Speedup
+from hpcab.measure import Speedup, ratio_test
 from hpcab.run import Policy
 from hpcab.toolchain import Toolchains
+
+# How two grades' speedups are compared (reported with every reproduction).
+TEST = ("the ratio now/recorded of each speedup, its 95 % interval from both grades' intervals (normal on the log "
+        "scale, the grades independent): reproduced when the interval holds 1")
 
 # The fingerprint's own hash: it differs whenever any field does, so it is not listed.
 IGNORED = ("id",)
@@ -44,11 +48,20 @@ class SpeedupCheck:
     now: tuple[float, float, float] | None
 
     @property
-    def overlaps(self) -> bool | None:
-        """Do the two 95% CIs overlap? None when either side has no speedup."""
+    def ratio(self) -> tuple[float, float, float] | None:
+        """now / recorded with its 95 % interval (hpcab.measure.ratio_test: each speedup's
+        interval read as a normal one on the log scale, the two grades independent); None
+        when either side has no speedup."""
         if self.recorded is None or self.now is None:
             return None
-        return self.recorded[1] <= self.now[2] and self.now[1] <= self.recorded[2]
+        return ratio_test(Speedup(*self.now), Speedup(*self.recorded))
+
+    @property
+    def reproduced(self) -> bool | None:
+        """The test: the ratio's 95 % interval holds 1, i.e. the two speedups are not shown to
+        differ at the 5 % level. None when either side has no speedup."""
+        r = self.ratio
+        return None if r is None else r[1] <= 1 <= r[2]
 
 
 @attrs.frozen
@@ -70,9 +83,9 @@ class Reproduction:
 
     @property
     def speedup_reproduced(self) -> bool:
-        """Every speedup recorded with a CI has one now that overlaps it (a recorded grade
-        without one, e.g. incorrect, has nothing to reproduce)."""
-        return all(s.overlaps is not False and not (s.recorded and s.now is None) for s in self.speedups)
+        """Every speedup recorded with a CI has one now that passes the ratio test with it (a
+        recorded grade without one, e.g. incorrect, has nothing to reproduce)."""
+        return all(s.reproduced is not False and not (s.recorded and s.now is None) for s in self.speedups)
 
     @property
     def reproduced(self) -> bool:
@@ -85,7 +98,8 @@ class Reproduction:
             "status": {"recorded": self.recorded_status, "now": self.status},
             "cases": [{"label": lab, "recorded": r, "now": n} for lab, r, n in self.case_statuses],
             "speedups": [{"name": s.name, "recorded": triple_json(s.recorded), "now": triple_json(s.now),
-                          "overlaps": s.overlaps} for s in self.speedups],
+                          "ratio": triple_json(s.ratio), "reproduced": s.reproduced} for s in self.speedups],
+            "speedup_test": TEST,
             "image": {"recorded": self.image_recorded, "now": self.image_now,
                       "same": self.image_recorded == self.image_now},
             "environment_differences": [{"field": f, "recorded": r, "now": n} for f, r, n in self.differences],
@@ -154,6 +168,7 @@ def recorded_policy(row: dict) -> tuple[Policy, str | None]:
     judge's default placement, the last `threads` CPUs, is used)."""
     fields = attrs.fields_dict(Policy)
     data = {k: v for k, v in row["policy"].items() if k in fields}
+    data.setdefault("sessions", 1)        # recorded before sessions: measured in one
     if data.get("cpus") is not None:
         data["cpus"] = tuple(data["cpus"])
     policy = Policy(**data)

@@ -40,6 +40,11 @@ class Policy:
     target_seconds: float = 1.0      # stop once the slowest target has this much timed work
     max_seconds: float = 30.0        # ... or once this much wall time has passed
     timeout_seconds: float = 120.0   # the child is killed after this
+    # Independent measuring sessions per scored case (a driver and its runners each): the
+    # repetitions and the two budgets above are split between them (session_policy), and
+    # the interval comes from the variation between them too (hpcab.measure). More sessions
+    # take longer and give a narrower honest interval; an unscored case gets one.
+    sessions: int = 5
     threads: int = 1
     cpus: tuple[int, ...] | None = None
     memory_bytes: int = 8 << 30
@@ -61,6 +66,21 @@ class Policy:
     # signals: hpcab.freezer), or one of those by name.
     freezer: str = "auto"
     build_seconds: float = 60.0      # the compiler's wall-clock limit (hpcab.build)
+
+
+# The fewest timed calls a session makes: one call is no median.
+MIN_SESSION_REPETITIONS = 2
+
+
+def session_policy(policy: Policy, sessions: int) -> Policy:
+    """One of `sessions` sessions' share of a case's policy: the timed work, the wall time
+    and the repetitions split evenly (each still limited by the case's own timeout)."""
+    if sessions <= 1:
+        return attrs.evolve(policy, sessions=1)
+    return attrs.evolve(policy, sessions=1, target_seconds=policy.target_seconds / sessions,
+                        max_seconds=policy.max_seconds / sessions,
+                        min_repetitions=max(MIN_SESSION_REPETITIONS, -(-policy.min_repetitions // sessions)),
+                        max_repetitions=max(MIN_SESSION_REPETITIONS, policy.max_repetitions // sessions))
 
 
 def pinned(policy: Policy) -> Policy:

@@ -10,6 +10,10 @@ from hpcab.toolchain import load_toolchains
 ROOT = Path(__file__).resolve().parent.parent
 CANDIDATES = Path(__file__).resolve().parent / "candidates"
 EXAMPLES = ROOT / "examples"
+# Measuring sessions per scored case in the tests' grades and judges: two, so that every
+# grade goes through the sessions' merge; the default's five are for precision, which the
+# tests do not measure (benchmarks/timing_quality.py does).
+TEST_SESSIONS = 2
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -34,7 +38,7 @@ def toolchains():
 @pytest.fixture
 def fast_policy():
     """Few repetitions: the tests check behaviour, not timing quality."""
-    return Policy(min_repetitions=3, target_seconds=0.05, max_seconds=5, timeout_seconds=30)
+    return Policy(min_repetitions=3, target_seconds=0.05, max_seconds=5, timeout_seconds=30, sessions=TEST_SESSIONS)
 
 
 @pytest.fixture
@@ -83,6 +87,8 @@ def serve(folder: Path, *args: str, db: Path | None = None, name: str = "judge",
     url_file.unlink(missing_ok=True)
     argv = [sys.executable, "-m", "hpcab", "serve", "--db", str(db), "--port", "0",
             "--url-file", str(url_file), "--log", str(log), *args]
+    if "--sessions" not in args:
+        argv += ["--sessions", str(TEST_SESSIONS)]
     if nofile is not None:
         argv = ["prlimit", f"--nofile={nofile}:{nofile}", "--", *argv]
     env = dict(os.environ, HPCAB_SLOT_DIR=str(slot_dir or folder / "slots"))

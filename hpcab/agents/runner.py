@@ -137,6 +137,7 @@ def run_failed(results: list[TaskResult]) -> bool:
 
 
 def print_results(results: list[TaskResult], agent_name: str, out: Console) -> None:
+    from hpcab.gradedoc import fmt_speedup
     table = Table(title=f"agent {agent_name}: {len(results)} task(s)")
     for col, justify in (("kernel", "left"), ("track", "left"), ("correct", "center"), ("speedup", "right"),
                          ("baseline", "left"), ("submissions", "right"), ("scores", "right"),
@@ -144,7 +145,7 @@ def print_results(results: list[TaskResult], agent_name: str, out: Console) -> N
         table.add_column(col, justify=justify, overflow="fold")
     for r in results:
         sp = r.speedup
-        speed = f"{sp['value']:.2f}× [{sp['ci95'][0]:.2f}, {sp['ci95'][1]:.2f}]" if sp else "-"
+        speed = fmt_speedup(sp)          # with the gate's verdict: faster, slower, no measurable difference
         correct = "[green]yes[/green]" if r.correct else ("[red]no[/red]" if r.submissions else "-")
         note = r.error or r.ended_by or ("" if r.status in ("ok", "not submitted") else r.status)
         if r.submissions == 0 and not r.error:

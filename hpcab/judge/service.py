@@ -86,6 +86,7 @@ class JudgeConfig:
     hidden_presets: tuple[str, ...] = ("S",)
     target_seconds: float = 0.5
     timeout_seconds: float = 120.0
+    sessions: int = Policy().sessions        # measuring sessions per scored case (hpcab serve --sessions)
     build_seconds: float = 60.0              # a compile's wall-clock limit (hpcab serve --build-timeout)
     secret_file: Path | None = None          # None: <db>.secret, created on first start
     corpus_root: Path | None = None
@@ -121,7 +122,7 @@ class Judge:
         self.secret = load_secret(config.secret_file or config.db.with_name(config.db.name + ".secret"))
         cpu_sets = config.slots or parse_slots(None, config.threads)
         self.slots = Slots(cpu_sets, config.slot_dir or default_lock_dir())
-        self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds,
+        self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds, sessions=config.sessions,
                              timeout_seconds=config.timeout_seconds, sandbox=config.sandbox,
                              build_seconds=config.build_seconds)
         self.environment = fingerprint(self.toolchains, config.threads, None, self.corpus_root)
@@ -323,7 +324,6 @@ class Judge:
             return dict(fut.result(), cached=False)
         try:
             self._admit()
-            started = time.monotonic()
             try:
                 doc = self._run(worker.run_baseline, worker.BaselineJob(k.id, cases, self.policy, self.slots))
             finally:
@@ -341,7 +341,10 @@ class Judge:
                 self._baselines.pop(key, None)
 
     def _baseline_key(self, k: Kernel, cases: tuple) -> str:
-        key = [self.environment["id"], k.id, [(c.label, sorted(c.sizes.items()), c.seed) for c in cases]]
+        # The sessions too: a figure measured in fewer has another interval (and older ones
+        # have no verdict).
+        key = [self.environment["id"], k.id, [(c.label, sorted(c.sizes.items()), c.seed) for c in cases],
+               {"sessions": self.policy.sessions}]
         return hashlib.sha256(json.dumps(key).encode()).hexdigest()
 
     # ---- grading -----------------------------------------------------------------------
