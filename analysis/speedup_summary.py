@@ -1,5 +1,6 @@
 """speedup_summary: Per arm, the geometric-mean speedup over the track's baseline with its 95% bootstrap CI,
-and the share of tasks at least 1x and 2x faster (fast_1.0, fast_2.0).
+and the share of tasks at least 1x and 2x faster and measurably so, their speedup's 95% CI above 1
+(fast_1.0, fast_2.0).
 
     python analysis/speedup_summary.py --obs data/observations.parquet --out figures/
 

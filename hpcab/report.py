@@ -21,19 +21,23 @@ import attrs
 import polars as pl
 
 from hpcab import __version__
+from hpcab.measure import verdict
 
 CAPTIONS = {
     "speedup_summary": "Geometric-mean speedup over the track's baseline per arm, with its 95% bootstrap CI "
-                       "over tasks (correct final answers only); above each bar fast₁ and fast₂, the share of "
-                       "all tasks that are correct and at least 1× and 2× the baseline.",
+                       "over tasks (correct final answers only); a lighter bar: the CI includes 1× (no "
+                       "measurable difference). Above each bar fast₁ and fast₂, the share of all tasks that "
+                       "are correct, at least 1× and 2× the baseline, and measurably faster (CI above 1×).",
     "speedup_vs_spend": "Each task's speedup against its cost (spend in USD when the arm records it, else "
                         "tokens, else the agent's wall time; one panel per measure). Hollow markers in the "
-                        "grey band: tasks without a speedup (incorrect, or not measured).",
+                        "grey band: tasks without a speedup (incorrect, or not measured); lighter markers: "
+                        "a speedup whose 95% CI includes 1× (no measurable difference).",
     "tokens_per_task": "Tokens (prompt + completion) per task, summed over the task's submissions; an arm "
                        "that calls no model shows 0.",
     "kernel_speedups": "Speedup over the track's baseline per kernel and arm on a signed log₂ scale: a bar to "
                        "the right is faster, to the left slower, 1× at the centre line; whiskers are the "
-                       "95% CI; an × marks an arm without a correct answer on that kernel.",
+                       "95% CI, and a lighter bar is one whose CI includes 1× (no measurable difference); an × "
+                       "marks an arm without a correct answer on that kernel.",
     "correctness_by_track": "Share of tasks per track and arm that are correct, incorrect, implausible and "
                             "not yet reviewed, or without a (graded) submission; the count in each segment.",
 }
@@ -46,6 +50,7 @@ table { border-collapse: collapse; margin: 0.6rem 0; font-size: 0.88rem; }
 th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } tbody tr:nth-child(even) { background: #fafafa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td .verdict { white-space: normal; }
 dl.meta { display: grid; grid-template-columns: max-content auto; gap: 0.2rem 1rem; font-size: 0.9rem; }
 dl.meta dt { font-weight: 600; } dl.meta dd { margin: 0; word-break: break-all; }
 .problems { border: 2px solid #c0392b; background: #fdecea; padding: 0.6rem 1rem; margin: 1rem 0; }
@@ -142,10 +147,20 @@ def _finite(v) -> bool:
 
 
 def fmt_speedup(v, lo=None, hi=None) -> str:
+    """1.52× [1.31, 1.77] faster: the value, its 95% CI and the gate's verdict on the CI
+    (hpcab.measure.verdict); without a CI, the value alone."""
     if not _finite(v):
         return "-"
-    ci = f" [{lo:.2f}, {hi:.2f}]" if _finite(lo) and _finite(hi) else ""
-    return f"{v:.2f}×{ci}"
+    if not (_finite(lo) and _finite(hi)):
+        return f"{v:.2f}×"
+    return f"{v:.2f}× [{lo:.2f}, {hi:.2f}] {verdict(lo, hi)}"
+
+
+def _speedup_cell(v, lo=None, hi=None) -> str:
+    """fmt_speedup as escaped HTML, the verdict free to wrap onto its own line in the cell."""
+    text = fmt_speedup(v, lo, hi)
+    head, sep, word = text.partition("] ")
+    return esc(head + "]") + f'<span class="verdict"> {esc(word)}</span>' if sep else esc(text)
 
 
 def _pct(v) -> str:
@@ -178,7 +193,7 @@ def _summary_table(summary: pl.DataFrame, keys: list[str], cls: str, costs: bool
     for r in summary.iter_rows(named=True):
         cells = [(esc(r[k]), False) for k in keys]
         cells += [(_int(r["tasks"]), True), (_int(r["correct"]), True), (_pct(r["correct_rate"]), True),
-                  (esc(fmt_speedup(r["geomean"], r["geomean_low"], r["geomean_high"])), True)]
+                  (_speedup_cell(r["geomean"], r["geomean_low"], r["geomean_high"]), True)]
         cells += [(_pct(r[c]), True) for c in fast]
         if costs:
             cells += [(_int(r.get("tokens")), True), (esc(_usd(r.get("spend_usd"))), True)]
@@ -202,7 +217,7 @@ def _task_table(table: pl.DataFrame) -> str:
                                                 False),
                      (esc(r["track"]), False), (esc(r["label"]), False), (esc(status), False),
                      (f'<span class="{"correct" if ok else "incorrect"}">{"yes" if ok else "no"}</span>', False),
-                     (esc(fmt_speedup(r["speedup"], r["speedup_low"], r["speedup_high"])), True),
+                     (_speedup_cell(r["speedup"], r["speedup_low"], r["speedup_high"]), True),
                      (_int(r["task_tokens"]), True)])
     return _table(headers, rows, "tasks")
 
@@ -256,7 +271,9 @@ def _page(sources, experiments, ex, table, problems, per_arm, per_track, per_dwa
     parts += ['<section id="arms"><h2>Per arm</h2>',
               ("<p>Over each task's final answer (a task: experiment, run, arm, leg, agent, kernel). The geometric "
                "mean is over the correct tasks' speedups vs the track's baseline, its CI a bootstrap over tasks; "
-               "fast p is the share of all tasks that are correct and at least p times the baseline.</p>"),
+               "fast p is the share of all tasks that are correct and at least p times the baseline, and for "
+               "p ≥ 1 measurably faster (the speedup's 95% CI above 1). After each speedup's CI, the gate's "
+               "verdict: faster (the CI above 1), slower (below 1) or no measurable difference.</p>"),
               _summary_table(per_arm, ["experiment", "arm"], "per-arm", costs=True), "</section>",
               '<section id="tracks"><h2>Per track</h2>',
               _summary_table(per_track, ["experiment", "arm", "track"], "per-track"), "</section>",

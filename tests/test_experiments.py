@@ -17,8 +17,9 @@ import polars as pl
 import pytest
 
 from hpcab.experiments.__main__ import main as cli_main
-from hpcab.experiments.extract import COLUMNS, SCHEMA, extract, read_observations, write_observations
+from hpcab.experiments.extract import COLUMNS, SCHEMA, extract, read_observations, verdict_expr, write_observations
 from hpcab.experiments.stats import fast_p, geomean_ci, summarize
+from hpcab.measure import FASTER, NO_DIFFERENCE, SLOWER, verdict
 from hpcab.record import MIGRATIONS, connect
 
 GEMM = "scientific_computing/dense_linear_algebra/gemm"
@@ -205,6 +206,9 @@ def test_run_folder_rows_and_values(campaign):
     assert (s1["language"], s1["compiler"], s1["flagset"], s1["label"]) == ("c", "gcc", "opt", "c@opt")
     assert s1["speedup"] == 2.0 and s1["speedup_low"] == pytest.approx(1.8) and s1["speedup_high"] == pytest.approx(2.2)
     assert s1["speedup_numpy"] == 20.0 and s1["speedup_numpy_low"] == 18.0 and s1["speedup_numpy_high"] == 22.0
+    assert (s1["verdict"], s1["verdict_numpy"]) == (FASTER, FASTER)
+    assert COLUMNS.index("verdict") == COLUMNS.index("speedup_high") + 1
+    assert COLUMNS.index("verdict_numpy") == COLUMNS.index("speedup_numpy_high") + 1
     assert (s1["model_calls"], s1["prompt_tokens"], s1["completion_tokens"], s1["cached_tokens"], s1["tokens"]) == \
         (2, 1000, 200, 400, 1200)
     # 400 cached at 0.5, the other 600 prompt tokens at 2.0, 200 completion at 10.0 (USD per million)
@@ -231,6 +235,7 @@ def test_run_folder_rows_and_values(campaign):
     assert (none["agent"], none["kernel"], none["kernel_name"], none["state"], none["correct"], none["final"]) == \
         ("worker-0", JACOBI, "jacobi_2d", "none", False, True)
     assert (none["grade_id"], none["status"], none["speedup"], none["received_at"]) == (None, None, None, None)
+    assert (none["verdict"], none["verdict_numpy"]) == (None, None)
     assert (none["model_calls"], none["tokens"], none["agent_wall_seconds"], none["judge_rank"]) == (1, 550, 12.5, 0)
     assert none["spend_usd"] == pytest.approx((100 * 0.5 + 400 * 2.0 + 50 * 10.0) / 1e6)
     assert none["db"] == s1["db"]
@@ -277,6 +282,34 @@ def test_legs(tmp_path):
     t = extract([run]).table
     assert dict(zip(t["kernel"].to_list(), t["leg"].to_list())) == {GEMM: 0, ATAX: 1, SPMV: 1}
     assert t.filter(pl.col("kernel") == SPMV)["state"].to_list() == ["none"]
+
+
+def test_verdict_columns_are_the_gate_on_the_intervals(tmp_path):
+    conn = judge_db(tmp_path / "judge.db")
+    # grade: speedup over the baseline with its bounds, then the NumPy bounds
+    bounds = {"v1": (1.3, 1.1, 1.6, 0.5, 0.8), "v2": (1.3, 0.9, 1.8, 2.0, 3.0), "v3": (0.7, 0.5, 0.9, 0.9, 1.1),
+              "v4": (1.0, 1.0, 1.0, None, 2.0), "v5": (1.2, None, None, 1.1, 1.2), "v6": (2.0, 1.8, None, None, None)}
+    for i, (gid, (sp, lo, hi, nlo, nhi)) in enumerate(bounds.items()):
+        add_grade(conn, gid, GEMM, "ok", sp, kind="local", created_at=f"2026-01-01T00:00:0{i}.000+00:00")
+        conn.execute("UPDATE grades SET speedup_baseline_low = ?, speedup_baseline_high = ?, "
+                     "speedup_numpy_low = ?, speedup_numpy_high = ? WHERE id = ?", (lo, hi, nlo, nhi, gid))
+    close(conn)
+    t = extract([tmp_path / "judge.db"]).table
+    got = dict(zip(t["submission_id"].to_list(), t["verdict"].to_list()))
+    assert got == {"v1": FASTER, "v2": NO_DIFFERENCE, "v3": SLOWER, "v4": NO_DIFFERENCE, "v5": None, "v6": None}
+    numpy = dict(zip(t["submission_id"].to_list(), t["verdict_numpy"].to_list()))
+    assert numpy == {"v1": SLOWER, "v2": FASTER, "v3": NO_DIFFERENCE, "v4": None, "v5": FASTER, "v6": None}
+    assert got == {g: verdict(b[1], b[2]) for g, b in bounds.items()}
+    assert numpy == {g: verdict(b[3], b[4]) for g, b in bounds.items()}
+
+
+def test_verdict_expr_is_hpcab_measure_verdict():
+    values = [None, float("nan"), 0.0, 0.5, 1.0, 1.0000001, 2.0, float("inf")]
+    pairs = [(lo, hi) for lo in values for hi in values]
+    frame = pl.DataFrame({"lo": [p[0] for p in pairs], "hi": [p[1] for p in pairs]},
+                         schema={"lo": pl.Float64, "hi": pl.Float64})
+    got = frame.select(verdict_expr("lo", "hi").alias("v"))["v"].to_list()
+    assert got == [verdict(lo, hi) for lo, hi in pairs]
 
 
 def test_unreadable_database_is_named_and_its_tasks_not_called_unsubmitted(tmp_path):
@@ -345,7 +378,7 @@ def test_cli_summary_filter_and_errors(campaign, tmp_path, capsys):
     assert lines[0] == "broken / -: 1 run, 0 tasks, 0 submissions, 0 correct, geomean speedup -"
     assert lines[1] == "exp1 / llm-a: 1 run, 5 tasks, 6 submissions, 1 correct, geomean speedup -"
     assert lines[2] == ("exp1 / numba: 1 run (1 running), 2 tasks, 2 submissions, 2 correct, "
-                        "geomean speedup 4x [95% CI 2, 8]")
+                        "geomean speedup 4x [95% CI 2, 8] faster")
     assert not any(line.startswith("exp2") for line in lines)                # filtered out
     assert f"nothing matched: --runs '{campaign / 'nowhere-*'}' matched no run folder or .db file" in lines
     assert any(line.startswith("nothing matched: --experiment 'exp9' matched no run") for line in lines)
@@ -407,11 +440,44 @@ def test_geomean_ci():
 def test_fast_p():
     correct = [True, True, False, True, None]
     speedup = [2.5, 1.0, 9.0, None, 3.0]
+    low = [2.2, 1.01, 8.0, None, 2.5]
     assert fast_p(correct, speedup, 0) == pytest.approx(3 / 5)          # the correct rate
-    assert fast_p(correct, speedup, 1.0) == pytest.approx(2 / 5)        # a wrong answer never counts
-    assert fast_p(correct, speedup, 2.0) == pytest.approx(1 / 5)
-    assert fast_p(correct, speedup, 3.0) == 0.0
-    assert math.isnan(fast_p([], [], 1.0))
+    assert fast_p(correct, speedup, 1.0, low) == pytest.approx(2 / 5)   # a wrong answer never counts
+    assert fast_p(correct, speedup, 2.0, low) == pytest.approx(1 / 5)
+    assert fast_p(correct, speedup, 3.0, low) == 0.0
+    assert math.isnan(fast_p([], [], 1.0, []))
+    with pytest.raises(ValueError, match="speedup_low"):
+        fast_p(correct, speedup, 1.0)                  # p >= 1 needs the lower bounds
+    with pytest.raises(ValueError, match="5 correct flags but 4 lower bounds"):
+        fast_p(correct, speedup, 1.0, low[:4])
+
+
+def test_fast_p_counts_only_measurably_faster_speedups_for_p_at_least_1():
+    correct = [True, True, True, True]
+    speedup = [1.3, 1.3, 0.6, 1.3]
+    low = [0.9, 1.1, 0.4, None]             # [0.9, 1.8] includes 1; [1.1, 1.6] does not; no interval
+    assert fast_p(correct, speedup, 1.0, low) == pytest.approx(1 / 4)      # only the [1.1, 1.6] one
+    assert fast_p(correct, speedup, 1.3, low) == pytest.approx(1 / 4)
+    assert fast_p(correct, speedup, 0.5, low) == pytest.approx(4 / 4)      # p < 1: no gate, 0.6 counts
+    assert fast_p(correct, speedup, 0.5) == pytest.approx(4 / 4)           # nor are the bounds needed
+    assert fast_p(correct, speedup, 0.99, low) == pytest.approx(3 / 4)     # 0.6 < 0.99
+    assert fast_p([False, True], [0.6, 0.6], 0.5) == pytest.approx(1 / 2)  # but it must be correct
+
+
+def test_summarize_gates_fast_p_on_the_interval():
+    t = pl.DataFrame({
+        "final": [True] * 5,
+        "correct": [True, True, True, False, True],
+        "speedup": [1.3, 1.3, 0.6, 5.0, float("nan")],
+        "speedup_low": [0.9, 1.1, 0.5, 4.0, float("nan")],
+        "speedup_high": [1.8, 1.6, 0.7, 6.0, float("nan")],
+    })
+    r = summarize(t, [], ps=(0.5, 1.0, 1.2)).row(0, named=True)
+    assert r["measurable"] == 1                             # correct with the interval above 1
+    assert r["fast_1.0"] == pytest.approx(1 / 5) and r["fast_1.2"] == pytest.approx(1 / 5)
+    assert r["fast_0.5"] == pytest.approx(3 / 5)            # 1.3, 1.3 and 0.6: no gate below 1; NaN is no speedup
+    with pytest.raises(ValueError, match="speedup_low"):
+        summarize(t.drop("speedup_low"), [])
 
 
 def test_summarize_by_track():
@@ -420,16 +486,18 @@ def test_summarize_by_track():
         "final": [True, True, True, False, True, True],
         "correct": [True, True, False, True, True, False],
         "speedup": [2.0, 8.0, 100.0, 1000.0, 0.5, None],
+        "speedup_low": [1.9, 7.0, 90.0, 900.0, 0.4, None],
     })
     s = summarize(t, ["track"])
-    assert s.columns == ["track", "tasks", "correct", "correct_rate", "geomean", "geomean_low", "geomean_high",
-                         "fast_1.0", "fast_1.5", "fast_2.0"]
+    assert s.columns == ["track", "tasks", "correct", "measurable", "correct_rate", "geomean", "geomean_low",
+                         "geomean_high", "fast_1.0", "fast_1.5", "fast_2.0"]
     a, b = s.row(0, named=True), s.row(1, named=True)
     assert (a["track"], a["tasks"], a["correct"]) == ("a", 3, 2)       # the non-final row is not a task
     assert a["correct_rate"] == pytest.approx(2 / 3)
     assert a["geomean"] == pytest.approx(4.0)                           # the wrong 100x is not in it
     assert (a["geomean_low"], a["geomean_high"]) == (pytest.approx(2.0), pytest.approx(8.0))
     assert (a["fast_1.0"], a["fast_2.0"]) == (pytest.approx(2 / 3), pytest.approx(2 / 3))
+    assert (a["measurable"], b["measurable"]) == (2, 0)
     assert (b["tasks"], b["correct"], b["geomean"], b["fast_1.0"]) == (2, 1, 0.5, 0.0)
     overall = summarize(t, [], ps=(0.0,))
     assert overall.row(0, named=True)["tasks"] == 5 and overall["fast_0.0"][0] == pytest.approx(3 / 5)

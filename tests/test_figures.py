@@ -199,3 +199,63 @@ def test_scripts_write_their_files(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "analysis" / "all_figures.py"), "--obs",
                           str(tmp_path / "missing.parquet")], check=False, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "missing.parquet" in bad.stderr
+
+
+def gated() -> pl.DataFrame:
+    """Speedups of 1.3× measurably faster ([1.1, 1.6]) and not ([0.9, 1.8]), and one measurably slower."""
+    return table([
+        row(kernel_name="gemm", speedup=1.3, speedup_low=1.1, speedup_high=1.6),
+        row(kernel_name="jacobi_2d", speedup=1.3, speedup_low=0.9, speedup_high=1.8, submission_id="s2"),
+        row(kernel_name="softmax", speedup=0.7, speedup_low=0.5, speedup_high=0.9, submission_id="s3"),
+    ])
+
+
+def _legend_texts(fig) -> list[str]:
+    return [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+
+
+def test_no_measurable_difference_is_drawn_lighter():
+    fig, kt = figures.kernel_speedups(gated())
+    verdicts = dict(zip(kt["kernel_name"].to_list(), kt["verdict"].to_list()))
+    assert verdicts == {"gemm": "faster", "jacobi_2d": "no measurable difference", "softmax": "slower"}
+    # each bar's length is log2 of its speedup; the one whose CI includes 1 is filled lighter
+    alpha = {round(p.get_width(), 6): p.get_facecolor()[3] for p in fig.axes[0].patches if p.get_height() > 0}
+    assert set(alpha) == {round(math.log2(1.3), 6), round(math.log2(0.7), 6)}
+    faint = [p for p in fig.axes[0].patches if p.get_height() > 0 and p.get_facecolor()[3] == figures.LIGHT]
+    rows = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert len(faint) == 1 and faint[0].get_y() + faint[0].get_height() / 2 == pytest.approx(rows.index("jacobi_2d"))
+    assert sum(p.get_facecolor()[3] == pytest.approx(0.9) for p in fig.axes[0].patches if p.get_height() > 0) == 2
+    assert figures.NO_DIFFERENCE_LABEL in _legend_texts(fig)
+    # a table where every CI excludes 1 has no lighter bar and no legend entry for it
+    fig, _ = figures.kernel_speedups(gated().filter(pl.col("kernel_name") != "jacobi_2d"))
+    assert all(p.get_facecolor()[3] != figures.LIGHT for p in fig.axes[0].patches)
+    assert figures.NO_DIFFERENCE_LABEL not in _legend_texts(fig)
+
+
+def test_no_measurable_difference_points_and_arm_bars_are_lighter():
+    fig, pts = figures.speedup_vs_spend(gated())
+    assert dict(zip(pts["kernel_name"].to_list(), pts["verdict"].to_list()))["jacobi_2d"] == "no measurable difference"
+    faces = [(tuple(c), len(coll.get_offsets())) for coll in fig.axes[0].collections for c in coll.get_facecolors()]
+    assert [n for c, n in faces if c[3] == pytest.approx(figures.LIGHT)] == [1]     # the one point
+    assert [n for c, n in faces if c[3] == pytest.approx(0.85)] == [2]              # the other two, solid
+    assert figures.NO_DIFFERENCE_LABEL in _legend_texts(fig)
+    # per arm: 1.3, 1.3 and 0.7 have a bootstrap CI that includes 1; a sure 3x does not
+    two = pl.concat([gated(), table([row(arm="b", kernel_name=k, speedup=3.0, submission_id=f"b{i}")
+                                     for i, k in enumerate(TRACKS)])])
+    fig, summary = figures.speedup_summary(two)
+    assert dict(zip(summary["arm"].to_list(), summary["verdict"].to_list())) == {
+        "b": "faster", "llm": "no measurable difference"}
+    bars = {round(p.get_height(), 6): p.get_facecolor()[3] for p in fig.axes[0].patches}
+    assert bars[round(3.0 - 1.0, 6)] == pytest.approx(0.85) and figures.LIGHT in bars.values()
+    assert figures.NO_DIFFERENCE_LABEL in _legend_texts(fig)
+
+
+def test_a_table_without_verdict_columns_still_draws(tmp_path):
+    old = gated().drop("verdict", "verdict_numpy")          # written before the columns existed
+    obs = tmp_path / "old.csv"
+    old.write_csv(obs)
+    loaded = figures.load_observations(obs)
+    assert "verdict" not in loaded.columns
+    for name in FIGURES:
+        figures.draw(name, loaded)
+    assert figures.kernel_table(loaded)["verdict"].to_list() == figures.kernel_table(gated())["verdict"].to_list()

@@ -117,6 +117,9 @@ def test_report_opens_in_chromium(runs, driver, tmp_path):
     assert sorted((t[1], t[4], t[8]) for t in tasks) == [("fast", "atax", "yes"), ("fast", "gemm", "yes"),
                                                          ("slow", "gemm", "no")]
     assert "×" in next(t[9] for t in tasks if t[1] == "fast" and t[4] == "gemm")
+    from hpcab.measure import VERDICTS
+    # a graded speedup has its CI, so the gate's verdict after it
+    assert next(t[9] for t in tasks if t[1] == "fast" and t[4] == "gemm").endswith(VERDICTS)
     tracks = {tr.find_elements(By.TAG_NAME, "td")[2].text
               for tr in driver.find_elements(By.CSS_SELECTOR, "table.per-track tbody tr")}
     assert tracks and "(none)" not in tracks
@@ -147,3 +150,21 @@ def _screenshot(driver, path: Path) -> None:
     if extra:
         Path(extra).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, extra)
+
+
+def test_speedups_in_the_tables_carry_the_gates_verdict():
+    import polars as pl
+
+    from hpcab.report import _summary_table, fmt_speedup
+    assert fmt_speedup(1.3, 1.1, 1.6) == "1.30× [1.10, 1.60] faster"
+    assert fmt_speedup(1.3, 0.9, 1.8) == "1.30× [0.90, 1.80] no measurable difference"
+    assert fmt_speedup(0.7, 0.5, 0.9) == "0.70× [0.50, 0.90] slower"
+    assert fmt_speedup(3.0, float("nan"), float("nan")) == "3.00×"      # a geomean of one task: no CI, no verdict
+    assert fmt_speedup(None) == "-"
+    # a geometric mean over tasks: the same gate on its bootstrap CI
+    summary = pl.DataFrame({"experiment": ["e", "e"], "arm": ["a", "b"], "tasks": [3, 3], "correct": [3, 2],
+                            "correct_rate": [1.0, 2 / 3], "geomean": [1.3, 2.0], "geomean_low": [0.9, 1.2],
+                            "geomean_high": [1.8, 3.1], "fast_1.0": [0.0, 2 / 3]})
+    html = _summary_table(summary, ["experiment", "arm"], "per-arm")
+    assert '1.30× [0.90, 1.80]<span class="verdict"> no measurable difference</span>' in html
+    assert '2.00× [1.20, 3.10]<span class="verdict"> faster</span>' in html

@@ -6,6 +6,11 @@ tasks uses the final rows only (the task's answer; a task is experiment, run, ar
 agent and kernel); what a task cost (tokens, spend, wall time) is summed over all its rows.
 
 Every function copes with an empty table, null or NaN speedups, one arm and one row.
+
+A speedup whose 95% interval includes 1× (the gate's verdict "no measurable difference",
+hpcab.measure.verdict) is drawn lighter than one measurably faster or slower: its point or
+bar is filled at LIGHT opacity with a solid edge, and the legend says so. The verdict is
+computed here from the interval (a table written before it had a verdict column still draws).
 """
 
 from __future__ import annotations
@@ -14,14 +19,18 @@ import math
 
 import numpy as np
 import polars as pl
+from matplotlib import colors as mcolors
 
 from hpcab.analysis import style
 from hpcab.experiments import stats
-from hpcab.experiments.extract import SCHEMA
+from hpcab.experiments.extract import SCHEMA, verdict_expr
+from hpcab.measure import NO_DIFFERENCE
 
 TASK_KEY = ["experiment", "run", "arm", "leg", "agent", "kernel"]
 NO_TRACK = "(no track)"
 FIGURES = ("speedup_summary", "speedup_vs_spend", "tokens_per_task", "kernel_speedups", "correctness_by_track")
+LIGHT = 0.3                     # fill opacity of a speedup with no measurable difference
+NO_DIFFERENCE_LABEL = "no measurable difference (95% CI includes 1×)"
 
 
 # ---- shared helpers ----------------------------------------------------------------------
@@ -86,6 +95,37 @@ def colours_for(table: pl.DataFrame) -> dict[str, str]:
     return style.arm_colours(table.get_column("arm").unique().to_list() if table.height else [])
 
 
+def verdict_of(low: str, high: str) -> pl.Expr:
+    """The gate's verdict on the interval [low, high] (null without one: a NaN bound is no bound)."""
+    return verdict_expr(pl.col(low).cast(pl.Float64).fill_nan(None), pl.col(high).cast(pl.Float64).fill_nan(None))
+
+
+def light(colour: str) -> tuple:
+    """The fill of a speedup with no measurable difference: the colour, mostly transparent."""
+    return mcolors.to_rgba(colour, LIGHT)
+
+
+def no_difference_handle(kind: str = "patch"):
+    """The legend's entry for the lighter fill (a grey patch, or a marker for points)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    grey = "#666666"
+    if kind == "marker":
+        return Line2D([], [], marker="o", linestyle="none", markerfacecolor=light(grey), markeredgecolor=grey)
+    return Patch(facecolor=light(grey), edgecolor=grey, lw=0.8)
+
+
+def legend_columns(labels: list[str], width: float, most: int = 4) -> int:
+    """The most columns (up to ``most``) in which a legend of these labels fits a figure
+    ``width`` inches wide, by a rough measure of the text (legend entries fill columns first)."""
+    for n in range(min(most, len(labels)), 1, -1):
+        per = -(-len(labels) // n)
+        columns = [labels[i:i + per] for i in range(0, len(labels), per)]
+        if sum(0.45 + 0.065 * max(map(len, c)) for c in columns) <= width:
+            return n
+    return 1
+
+
 def empty_note(ax, text: str = "no tasks") -> None:
     ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", color="#666666")
     ax.set_axis_off()
@@ -133,6 +173,7 @@ def speedup_summary(table: pl.DataFrame) -> tuple:
     """Per arm (grouped by experiment): the geometric-mean speedup over the track's
     baseline with its bootstrap 95% CI, fast_1.0 and fast_2.0 written above each bar."""
     summary = stats.summarize(table, by=["experiment", "arm"]).sort(["experiment", "arm"])
+    summary = summary.with_columns(verdict_of("geomean_low", "geomean_high").alias("verdict"))
     colours = colours_for(table)
     n = summary.height
     fig = style.figure(height=3.6, width=max(4.5, min(12.0, 2.0 + 0.9 * n)))
@@ -161,7 +202,8 @@ def speedup_summary(table: pl.DataFrame) -> tuple:
         g, lo, hi = r["geomean"], r["geomean_low"], r["geomean_high"]
         colour = colours[r["arm"]]
         if _positive(g):
-            ax.bar(xpos, g - 1.0, bottom=1.0, width=0.7, color=colour, alpha=0.85, zorder=2)
+            fill = light(colour) if r["verdict"] == NO_DIFFERENCE else mcolors.to_rgba(colour, 0.85)
+            ax.bar(xpos, g - 1.0, bottom=1.0, width=0.7, facecolor=fill, edgecolor=colour, lw=0.8, zorder=2)
             if _positive(lo) and _positive(hi):
                 ax.errorbar(xpos, g, yerr=[[max(g - lo, 0)], [max(hi - g, 0)]], fmt="none",
                             ecolor="#222222", capsize=3, lw=1, zorder=3)
@@ -187,6 +229,8 @@ def speedup_summary(table: pl.DataFrame) -> tuple:
     title = "Speedup per arm" + (f" — {experiments[0]}" if len(experiments) == 1 else "")
     ax.set_title(title)
     ax.grid(axis="x", visible=False)
+    if (summary.get_column("verdict") == NO_DIFFERENCE).any():
+        fig.legend([no_difference_handle()], [NO_DIFFERENCE_LABEL], loc="outside lower center")
     return fig, summary
 
 
@@ -233,11 +277,12 @@ def speedup_vs_spend(table: pl.DataFrame) -> tuple:
     arm's spend in USD when recorded, else its tokens, else its agent's wall time: arms with
     different measures go to side-by-side panels sharing the y axis, each panel's x label
     naming its measure. Tasks without a speedup (incorrect, or correct but unmeasured) are
-    hollow markers in a band below the axis's speedups."""
+    hollow markers in a band below the axis's speedups; a speedup with no measurable
+    difference is a lighter marker."""
     t = tasks(table)
     colours = colours_for(table)
     cols = ["experiment", "run", "arm", "leg", "agent", "kernel", "kernel_name", "correct", "speedup",
-            "speedup_low", "speedup_high", "cost_measure", "cost"]
+            "speedup_low", "speedup_high", "verdict", "cost_measure", "cost"]
     schema = {c: table.schema.get(c, pl.String) for c in cols[:-2]}
     schema.update(cost_measure=pl.String, cost=pl.Float64)
     if t.height == 0:
@@ -248,7 +293,8 @@ def speedup_vs_spend(table: pl.DataFrame) -> tuple:
     for (e, a), g in t.group_by(["experiment", "arm"], maintain_order=True):
         m = cost_measure(g)
         cost = pl.col(COST_MEASURES[m][0]).cast(pl.Float64) if m else pl.lit(None, pl.Float64)
-        parts.append(g.with_columns(pl.lit(m, pl.String).alias("cost_measure"), cost.alias("cost")))
+        parts.append(g.with_columns(pl.lit(m, pl.String).alias("cost_measure"), cost.alias("cost"),
+                                    verdict_of("speedup_low", "speedup_high").alias("verdict")))
     pts = pl.concat(parts, how="vertical_relaxed").select(cols).sort(["experiment", "arm", "kernel", "run", "leg",
                                                                       "agent"], nulls_last=True)
     pts = pts.with_columns(pl.col("correct").fill_null(False))
@@ -269,6 +315,7 @@ def speedup_vs_spend(table: pl.DataFrame) -> tuple:
     band = lo_y / 2.0             # where speedup-less tasks are drawn
     hi_y = max(ys + [1.0]) * 2.0
     handles = {}
+    vague_drawn = False
     for ax, m in zip(axes, measures):
         sel = pts.filter(pl.col("cost_measure") == m)
         xs_all = [c for c in sel.get_column("cost").to_list() if _finite(c)]
@@ -280,10 +327,18 @@ def speedup_vs_spend(table: pl.DataFrame) -> tuple:
                           & pl.col("cost").is_not_null())
             bad = g.filter(~(pl.col("correct") & pl.col("speedup").is_not_null() & (pl.col("speedup") > 0))
                            & pl.col("cost").is_not_null())
-            if ok.height:
-                h = ax.scatter(ok.get_column("cost").to_numpy(), ok.get_column("speedup").to_numpy(), s=22,
+            vague = pl.col("verdict").eq_missing(NO_DIFFERENCE)
+            solid, faint = ok.filter(~vague), ok.filter(vague)
+            if solid.height:
+                h = ax.scatter(solid.get_column("cost").to_numpy(), solid.get_column("speedup").to_numpy(), s=22,
                                color=colour, alpha=0.85, edgecolors="none", zorder=3, marker=marker[e])
                 handles.setdefault(label, h)
+            if faint.height:
+                h = ax.scatter(faint.get_column("cost").to_numpy(), faint.get_column("speedup").to_numpy(), s=22,
+                               facecolors=[light(colour)], edgecolors=[colour], linewidths=0.8, zorder=3,
+                               marker=marker[e])
+                handles.setdefault(label, h)
+                vague_drawn = True
             if bad.height:
                 jitter = np.exp(np.linspace(-0.15, 0.15, bad.height)) if bad.height > 1 else np.ones(1)
                 h = ax.scatter(bad.get_column("cost").to_numpy(), band * jitter, s=26, facecolors="none",
@@ -305,9 +360,11 @@ def speedup_vs_spend(table: pl.DataFrame) -> tuple:
     ax0.set_ylabel("speedup over the baseline")
     ax0.annotate("incorrect /\nno speedup", (0, band), xycoords=("axes fraction", "data"), xytext=(3, 0),
                  textcoords="offset points", va="center", fontsize=style.FONT_SIZE - 2, color="#666666")
+    if vague_drawn:
+        handles[NO_DIFFERENCE_LABEL] = no_difference_handle("marker")
     if handles:
         fig.legend(list(handles.values()), list(handles.keys()), loc="outside lower center",
-                   ncols=min(4, len(handles)), handletextpad=0.2)
+                   ncols=legend_columns(list(handles), fig.get_figwidth()), handletextpad=0.2)
     title = "Speedup against cost per task"
     if undrawn:
         title += "\n(not drawn, no cost recorded: " + ", ".join(undrawn) + ")"
@@ -394,7 +451,7 @@ def tokens_per_task(table: pl.DataFrame) -> tuple:
 def kernel_table(table: pl.DataFrame) -> pl.DataFrame:
     """Kernel × arm: tasks, correct tasks, and the speedup over the baseline with its 95%
     CI: the task's own when the arm has one task on the kernel, else the geometric mean
-    of the correct tasks' speedups with its bootstrap CI."""
+    of the correct tasks' speedups with its bootstrap CI; and the gate's verdict on that CI."""
     t = tasks(table)
     schema = {"experiment": pl.String, "arm": pl.String, "track": pl.String, "kernel": pl.String,
               "kernel_name": pl.String, "tasks": pl.Int64, "correct": pl.Int64, "speedup": pl.Float64,
@@ -417,6 +474,7 @@ def kernel_table(table: pl.DataFrame) -> pl.DataFrame:
                      "speedup": _float_or_none(sp), "speedup_low": _float_or_none(lo),
                      "speedup_high": _float_or_none(hi)})
     out = pl.DataFrame(rows, schema=schema)
+    out = out.with_columns(verdict_of("speedup_low", "speedup_high").alias("verdict"))
     return out.sort(["track", "kernel", "experiment", "arm"], nulls_last=True)
 
 
@@ -427,7 +485,8 @@ def _float_or_none(v):
 def kernel_speedups(table: pl.DataFrame) -> tuple:
     """Per kernel (a row each) and arm (a bar each): the speedup over the baseline on a
     signed log2 scale centred at 1×, a bar to the right for faster and to the left for
-    slower, with 95% CI whiskers; an 'x' at 1× where the arm has no correct answer."""
+    slower, with 95% CI whiskers; a lighter bar where the CI includes 1× (no measurable
+    difference); an 'x' at 1× where the arm has no correct answer."""
     kt = kernel_table(table)
     colours = colours_for(table)
     if kt.height == 0:
@@ -446,6 +505,7 @@ def kernel_speedups(table: pl.DataFrame) -> tuple:
     index = {k: i for i, k in enumerate(kernels.get_column("kernel").to_list())}
     lows, highs = [0.0], [0.0]
     handles = {}
+    vague_drawn = False
     for r in kt.iter_rows(named=True):
         i = index[r["kernel"]]
         j = arm_keys.index((r["experiment"], r["arm"]))
@@ -455,9 +515,13 @@ def kernel_speedups(table: pl.DataFrame) -> tuple:
         sp = r["speedup"]
         if _positive(sp):
             x = math.log2(sp)
-            h = ax.barh(y, x, height=bar_h * 0.9, color=colour, alpha=0.9, zorder=2, hatch=hatch[r["experiment"]],
-                        edgecolor="white" if hatch[r["experiment"]] else colour, lw=0)
-            handles.setdefault(label, h)
+            vague = r["verdict"] == NO_DIFFERENCE
+            vague_drawn |= vague
+            h = ax.barh(y, x, height=bar_h * 0.9, facecolor=light(colour) if vague else mcolors.to_rgba(colour, 0.9),
+                        zorder=2, hatch=hatch[r["experiment"]],
+                        edgecolor="white" if hatch[r["experiment"]] and not vague else colour, lw=0.8 if vague else 0)
+            if not vague or label not in handles:       # the arm's legend entry: a solid bar if it has one
+                handles[label] = h
             lows.append(x)
             highs.append(x)
             if _positive(r["speedup_low"]) and _positive(r["speedup_high"]):
@@ -499,7 +563,11 @@ def kernel_speedups(table: pl.DataFrame) -> tuple:
     legend_handles = list(handles.values()) + [Line2D([], [], marker="x", color="#444444", linestyle="none",
                                                       mew=1.8)]
     legend_labels = list(handles.keys()) + ["no correct answer"]
-    fig.legend(legend_handles, legend_labels, loc="outside lower center", ncols=min(4, len(legend_labels)))
+    if vague_drawn:
+        legend_handles.append(no_difference_handle())
+        legend_labels.append(NO_DIFFERENCE_LABEL)
+    fig.legend(legend_handles, legend_labels, loc="outside lower center",
+               ncols=legend_columns(legend_labels, fig.get_figwidth()))
     return fig, kt
 
 

@@ -40,6 +40,7 @@ def _fmt(x: float) -> str:
 
 
 def summary_lines(result: Extraction) -> list[str]:
+    from hpcab.measure import verdict
     lines = []
     for row in result.summary().iter_rows(named=True):
         runs = f"{row['runs']} run" + ("s" if row["runs"] != 1 else "")
@@ -55,7 +56,8 @@ def summary_lines(result: Extraction) -> list[str]:
         elif low is None or math.isnan(low):        # one correct task: no interval
             speed = f"geomean speedup {_fmt(gm)}x (one correct task: no CI)"
         else:
-            speed = f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(low)}, {_fmt(row['geomean_high'])}]"
+            speed = (f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(low)}, {_fmt(row['geomean_high'])}] "
+                     f"{verdict(low, row['geomean_high'])}")
         lines.append(f"{row['experiment']} / {row['arm']}: {runs}, {row['tasks']} tasks, {row['submissions']} "
                      f"submissions, {row['correct']} correct, {speed}")
     lines += [f"nothing matched: {what}" for what in result.unmatched]

@@ -22,6 +22,8 @@ from pathlib import Path
 import attrs
 import polars as pl
 
+from hpcab.measure import FASTER, NO_DIFFERENCE, SLOWER
+
 # The observations table: these columns, in this order, with these types (docs/plotting.md).
 SCHEMA: dict[str, pl.DataType] = {
     "experiment": pl.String, "run": pl.String, "arm": pl.String, "optimizer": pl.String, "model": pl.String,
@@ -30,8 +32,9 @@ SCHEMA: dict[str, pl.DataType] = {
     "submission_id": pl.String, "received_at": pl.String, "state": pl.String, "grade_id": pl.String,
     "language": pl.String, "compiler": pl.String, "flagset": pl.String, "label": pl.String,
     "status": pl.String, "correct": pl.Boolean, "review": pl.String, "baseline": pl.String,
-    "speedup": pl.Float64, "speedup_low": pl.Float64, "speedup_high": pl.Float64,
+    "speedup": pl.Float64, "speedup_low": pl.Float64, "speedup_high": pl.Float64, "verdict": pl.String,
     "speedup_numpy": pl.Float64, "speedup_numpy_low": pl.Float64, "speedup_numpy_high": pl.Float64,
+    "verdict_numpy": pl.String,
     "model_calls": pl.Int64, "prompt_tokens": pl.Int64, "completion_tokens": pl.Int64, "cached_tokens": pl.Int64,
     "tokens": pl.Int64, "spend_usd": pl.Float64, "agent_wall_seconds": pl.Float64,
     "image_digest": pl.String, "environment_id": pl.String, "cpu_model": pl.String, "hpcab_version": pl.String,
@@ -62,6 +65,18 @@ _WORKER = re.compile(r"^worker-(\d+)$")
 
 def empty_table() -> pl.DataFrame:
     return pl.DataFrame(schema=SCHEMA)
+
+
+def verdict_expr(low: str | pl.Expr, high: str | pl.Expr) -> pl.Expr:
+    """hpcab.measure.verdict on columns: null when either bound is null, else faster (low > 1),
+    slower (high < 1) or no measurable difference. A NaN bound passes neither test, as in
+    Python (polars alone would order NaN above 1)."""
+    low = pl.col(low) if isinstance(low, str) else low
+    high = pl.col(high) if isinstance(high, str) else high
+    return (pl.when(low.is_null() | high.is_null()).then(pl.lit(None, pl.String))
+            .when(low.is_not_nan() & (low > 1)).then(pl.lit(FASTER))
+            .when(high.is_not_nan() & (high < 1)).then(pl.lit(SLOWER))
+            .otherwise(pl.lit(NO_DIFFERENCE)))
 
 
 @attrs.frozen
@@ -545,6 +560,8 @@ def _finish(frame: pl.DataFrame) -> pl.DataFrame:
         correct.alias("correct"),
         *[pl.col(c).fill_null(0) for c in tokens],
         (pl.col("_i") == pl.coalesce(last_graded, last)).alias("final"),
+        verdict_expr("speedup_low", "speedup_high").alias("verdict"),
+        verdict_expr("speedup_numpy_low", "speedup_numpy_high").alias("verdict_numpy"),
     ).with_columns(
         (pl.col("prompt_tokens") + pl.col("completion_tokens")).alias("tokens"),
         ((pl.col("cached_tokens") * pl.col("_p_cached")

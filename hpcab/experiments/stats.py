@@ -1,7 +1,9 @@
 """Statistics over the observations table (docs/plotting.md, "Statistics").
 
 - geomean_ci: the geometric mean of speedups with a percentile-bootstrap CI over tasks;
-- fast_p: the fraction of ALL tasks that are correct and at least p times the baseline;
+- fast_p: the fraction of ALL tasks that are correct and at least p times the baseline,
+  and for p >= 1 measurably faster: the speedup's 95 % interval lies above 1
+  (speedup_low > 1, the gate of hpcab.measure.verdict);
 - summarize: both, per group, over each task's final row.
 """
 
@@ -59,19 +61,31 @@ def geomean_ci(speedups, n_boot: int = 2000, level: float = 0.95, seed: int = 0)
     return (point, float(np.exp(low)), float(np.exp(high)))
 
 
-def fast_p(correct, speedup, p: float) -> float:
+def fast_p(correct, speedup, p: float, speedup_low=None) -> float:
     """The fraction of ALL tasks that are correct and have speedup >= p (a null speedup
-    is not >= any p > 0). p <= 0: the correct rate. No task: nan."""
+    is not >= any p > 0); for p >= 1 also speedup_low > 1, speedup_low being the
+    speedups' lower 95 % bounds (required then): only a measurably faster speedup counts
+    as one (hpcab.measure.verdict). 0 < p < 1 claims no speedup: no gate. p <= 0: the
+    correct rate. No task: nan."""
+    if p >= 1 and speedup_low is None:
+        raise ValueError(f"fast_p at p={p}: expected speedup_low, the speedups' lower 95% bounds "
+                         f"(for p >= 1 only a measurably faster speedup counts)")
     ok = pl.Series(values=correct, dtype=pl.Boolean).fill_null(False).to_numpy()
     if ok.size == 0:
         return math.nan
     if p > 0:
-        sp = np.asarray(speedup, dtype=np.float64).ravel()
-        if sp.size != ok.size:
-            raise ValueError(f"{ok.size} correct flags but {sp.size} speedups")
-        with np.errstate(invalid="ignore"):
-            ok = ok & (sp >= p)
+        with np.errstate(invalid="ignore"):         # a null is NaN here, and NaN passes no comparison
+            ok = ok & (_aligned(speedup, ok.size, "speedups") >= p)
+            if p >= 1:
+                ok = ok & (_aligned(speedup_low, ok.size, "lower bounds") > 1)
     return float(ok.mean())
+
+
+def _aligned(values, n: int, what: str) -> np.ndarray:
+    x = np.asarray(values, dtype=np.float64).ravel()
+    if x.size != n:
+        raise ValueError(f"{n} correct flags but {x.size} {what}")
+    return x
 
 
 def fast_name(p: float) -> str:
@@ -80,23 +94,37 @@ def fast_name(p: float) -> str:
 
 def summarize(table: pl.DataFrame, by: Sequence[str], ps: Iterable[float] = (1.0, 1.5, 2.0),
               n_boot: int = 2000, level: float = 0.95, seed: int = 0) -> pl.DataFrame:
-    """Per group of `by`, over the final rows (one per task): tasks, correct, correct_rate,
-    geomean with geomean_low/high (geomean_ci over the correct tasks' speedup vs the
-    baseline), and fast_<p> for each p. Sorted by `by`."""
+    """Per group of `by`, over the final rows (one per task): tasks, correct, measurable
+    (correct and measurably faster: speedup_low > 1), correct_rate, geomean with
+    geomean_low/high (geomean_ci over the correct tasks' speedup vs the baseline), and
+    fast_<p> for each p (as fast_p: for p >= 1 only measurably faster tasks count).
+    The table needs final, correct, speedup and speedup_low. Sorted by `by`."""
     by = list(by)
     ps = [float(p) for p in ps]
+    missing = [c for c in ("final", "correct", "speedup", "speedup_low") if c not in table.columns]
+    if missing:
+        raise ValueError(f"summarize: the table lacks {', '.join(missing)} (expected the observations' columns)")
     final = table.filter(pl.col("final"))
     good = pl.col("correct").fill_null(False)
-    fast = [(good & (pl.col("speedup") >= p).fill_null(False) if p > 0 else good).mean().alias(fast_name(p))
-            for p in ps]
+    # NaN as null: polars orders NaN above every number, and a NaN is no speedup.
+    speedup, low = pl.col("speedup").fill_nan(None), pl.col("speedup_low").fill_nan(None)
+    measurable = good & (low > 1).fill_null(False)
+
+    def fast(p: float) -> pl.Expr:
+        if p <= 0:
+            return good
+        at_least = good & (speedup >= p).fill_null(False)
+        return at_least & measurable if p >= 1 else at_least
+
     aggs = [pl.len().cast(pl.Int64).alias("tasks"), good.sum().cast(pl.Int64).alias("correct"),
-            good.mean().alias("correct_rate"), *fast,
+            measurable.sum().cast(pl.Int64).alias("measurable"), good.mean().alias("correct_rate"),
+            *[fast(p).mean().alias(fast_name(p)) for p in ps],
             pl.col("speedup").filter(good & pl.col("speedup").is_not_null()).alias("_speedups")]
     if by:
         grouped = final.group_by(by).agg(aggs).sort(by, nulls_last=True)
     else:
         grouped = final.select(aggs) if final.height else pl.DataFrame(
-            schema={"tasks": pl.Int64, "correct": pl.Int64, "correct_rate": pl.Float64,
+            schema={"tasks": pl.Int64, "correct": pl.Int64, "measurable": pl.Int64, "correct_rate": pl.Float64,
                     **{fast_name(p): pl.Float64 for p in ps}, "_speedups": pl.List(pl.Float64)})
     cis = [geomean_ci(np.asarray(v, dtype=np.float64), n_boot=n_boot, level=level, seed=seed)
            for v in grouped["_speedups"].to_list()]
@@ -105,5 +133,5 @@ def summarize(table: pl.DataFrame, by: Sequence[str], ps: Iterable[float] = (1.0
         pl.Series("geomean_low", [c[1] for c in cis], dtype=pl.Float64),
         pl.Series("geomean_high", [c[2] for c in cis], dtype=pl.Float64),
         pl.col("correct_rate").cast(pl.Float64), *[pl.col(fast_name(p)).cast(pl.Float64) for p in ps])
-    return out.select(*by, "tasks", "correct", "correct_rate", "geomean", "geomean_low", "geomean_high",
-                      *[fast_name(p) for p in ps])
+    return out.select(*by, "tasks", "correct", "measurable", "correct_rate", "geomean", "geomean_low",
+                      "geomean_high", *[fast_name(p) for p in ps])
