@@ -183,6 +183,6 @@ def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, 
         sp = None
         if prepared.target is not None and r.baseline_timing is not None:
             sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name], r.session_counts.get(NUMPY),
-                         r.session_counts.get(prepared.name))
+                         r.session_counts.get(prepared.name), policy.drift)
         out.append(BaselineCase(case, r.status, r.message, r.numpy_timing, r.baseline_timing, sp, r.baseline_error))
     return BaselineMeasurement(kernel.id, kernel.track, prepared, tuple(out), policy)

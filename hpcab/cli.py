@@ -77,7 +77,7 @@ def cmd_grade(args, out: Console) -> int:
     toolchains.flagset(args.flags)             # an unknown flag set is a usage error, before any work
     cases = [preset_case(kernel, p, seed=args.seed) for p in args.preset.split(",")]
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout,
-                    target_seconds=args.target_seconds, sessions=args.sessions)
+                    target_seconds=args.target_seconds, sessions=args.sessions, drift=args.drift)
     with out.status("grading…") as status:
         g = grade(kernel, candidate, cases, toolchains, args.flags, policy,
                   progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
@@ -109,7 +109,7 @@ def cmd_baseline(args, out: Console) -> int:
     kernel = load_corpus().get(args.kernel)
     cases = [preset_case(kernel, p, seed=args.seed) for p in args.preset.split(",")]
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds,
-                    sessions=args.sessions)
+                    sessions=args.sessions, drift=args.drift)
     with out.status("timing the baseline…") as status:
         m = measure_baseline(kernel, cases, load_toolchains(), policy,
                              progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
@@ -193,7 +193,7 @@ def _translate_report(args, out: Console) -> int:
     if "," in args.preset:
         raise HpcabError("translate --report: --preset takes one preset (S, M or L)")
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds,
-                    sessions=args.sessions)
+                    sessions=args.sessions, drift=args.drift)
     toolchains = load_toolchains()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as bar:
@@ -286,7 +286,7 @@ def cmd_serve(args, out: Console) -> int:
                          tokens=Path(args.tokens) if args.tokens else None, workers=args.workers, queue=args.queue,
                          slots=slots, threads=args.threads, presets=presets, hidden_presets=hidden,
                          target_seconds=args.target_seconds, timeout_seconds=args.timeout,
-                         sessions=args.sessions, build_seconds=args.build_timeout,
+                         sessions=args.sessions, drift=args.drift, build_seconds=args.build_timeout,
                          secret_file=Path(args.secret_file) if args.secret_file else None,
                          sandbox="none" if args.unsandboxed else "bubblewrap")
     configure_logging(Path(args.log) if args.log else None)
@@ -685,11 +685,24 @@ def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
 
 def _sessions_option(s: argparse.ArgumentParser) -> None:
     from hpcab.run import Policy
-    default = Policy().sessions
-    s.add_argument("--sessions", type=_positive_int, default=default, metavar="N",
-                   help=f"independent measuring sessions per scored case (default {default}): time for precision; "
-                        "the interval narrows about as 1/sqrt(N), each session costs about half a second to start "
+    default = Policy()
+    s.add_argument("--sessions", type=_positive_int, default=default.sessions, metavar="N",
+                   help=f"independent measuring sessions per scored case (default {default.sessions}): time for "
+                        "precision; the interval narrows about as 1/sqrt(N), each session costs some 0.65 s to start "
                         "(docs/measurement_statistics.md)")
+    s.add_argument("--drift", type=_fraction, default=default.drift, metavar="SD",
+                   help=f"this machine's grade-to-grade variation, a relative standard deviation added to every "
+                        f"interval (default {default.drift:g}; measure it with benchmarks/timing_quality.py)")
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a fraction, at least 0 and below 1 (0.03 is 3 %)")
+    return value
 
 
 def _positive_int(text: str) -> int:

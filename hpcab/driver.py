@@ -110,7 +110,7 @@ class Runner:
                       "sizes": sizes, "layout": entries, "buffer_fd": fd, "buffer_bytes": total,
                       "go": go_r, "done": done_w}
         argv = [sys.executable, "-m", "hpcab.runner"]
-        env = _runner_env(job, sandboxed)
+        env = _runner_env(job, sandboxed, self.trusted)
         self.stderr = open(workdir / f"{self.name}.stderr", "w+b")
         if sandboxed:      # (hpcab.run checked that bubblewrap runs before it started this driver)
             files = [Path(p) for p in (job["harness"], job["harness_ffi"], spec.get("library")) if p]
@@ -269,8 +269,12 @@ class Runner:
         self.stderr.close()
 
 
-def _runner_env(job: dict, sandboxed: bool) -> dict[str, str]:
+def _runner_env(job: dict, sandboxed: bool, trusted: bool) -> dict[str, str]:
     env = dict(job["env"])
+    if trusted and job.get("numba_cache"):
+        # The judge's numba baseline compiles once per reference and machine, not once per
+        # session: its cache is the judge's, never handed to a candidate's runner.
+        env["NUMBA_CACHE_DIR"] = job["numba_cache"]
     if sandboxed:
         env.update(HOME="/tmp", TMPDIR="/tmp")
         env.pop("HPCAB_ROOT", None)

@@ -148,7 +148,7 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
             Target(NUMPY, "python", trusted=True)]
         extra = baseline.target if baseline is not None else None
         run, counts = _sessions(kernel, case, targets, extra, harness, policy)
-    result = _judge_run(kernel, case, library, baseline, run, extra, counts)
+    result = _judge_run(kernel, case, library, baseline, run, extra, counts, policy.drift)
     # A tiny edge shape (not scored) is checked for correctness only: its time is not in the
     # speedup, and at a few hundred nanoseconds the round trip's jitter alone could put it
     # under the roofline.
@@ -228,7 +228,7 @@ def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> Ca
 
 
 def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: PreparedBaseline | None, run,
-               extra: Target | None, counts: dict[str, tuple[int, ...]]) -> CaseResult:
+               extra: Target | None, counts: dict[str, tuple[int, ...]], drift: float) -> CaseResult:
     base_error = run.target_errors.get(extra.name, "") if extra is not None else ""
     if run.status != "ok" and run.failed_target == NUMPY:
         # The judge's own reference, in a process the candidate cannot reach: the judge's failure.
@@ -243,8 +243,8 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
         return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""), **common)
     samples = dict(run.samples_ns)
     # A wrong answer ends the run at once: possibly before any timed call.
-    timed = lambda name: summarize(samples[name], counts.get(name))
-    pair = lambda base, cand: speedup(samples[base], samples[cand], counts.get(base), counts.get(cand))
+    timed = lambda name: summarize(samples[name], counts.get(name), drift)
+    pair = lambda base, cand: speedup(samples[base], samples[cand], counts.get(base), counts.get(cand), drift)
     numpy_timing = timed(NUMPY) if len(samples.get(NUMPY, ())) else None
     baseline_timing = None
     if extra is not None and not base_error and len(samples.get(extra.name, ())):

@@ -16,6 +16,12 @@ measuring processes), → robust statistics (docs/measurement_statistics.md).
   variance corrected by k / (k − 1): a percentile interval over five sessions treats them
   as the whole population and comes out too narrow. Every generator is seeded from the
   samples, so the same samples give the same interval.
+- Between grades: a grade's sessions run within seconds of each other, so a drift slower
+  than that (a shared host's neighbours, the memory's fragmentation) moves every session
+  of a grade alike and is invisible inside it. `drift`, a relative standard deviation of
+  that grade-to-grade variation measured on the judge's machine
+  (benchmarks/timing_quality.py), widens each side of an interval in quadrature on the
+  log scale: h' = sqrt(h² + (1.96 · drift)²).
 - The gate: a speedup is "faster" only when its interval lies above 1, "slower" when it
   lies below, else "no measurable difference".
 """
@@ -71,6 +77,17 @@ class Speedup:
         return verdict(self.ci_low, self.ci_high)
 
 
+def _with_drift(point: float, lo: float, hi: float, drift: float) -> tuple[float, float]:
+    """The interval (lo, hi) around point widened, each side on the log scale, by the
+    grade-to-grade variation drift (a relative standard deviation)."""
+    if drift <= 0:
+        return lo, hi
+    extra = (_z() * drift) ** 2
+    down = math.sqrt(math.log(point / lo) ** 2 + extra) if lo > 0 else math.inf
+    up = math.sqrt(math.log(hi / point) ** 2 + extra)
+    return point * math.exp(-down), point * math.exp(up)
+
+
 def _rng(*arrays: np.ndarray) -> np.random.Generator:
     h = hashlib.sha256()
     for a in arrays:
@@ -121,7 +138,7 @@ def _log_replicates(parts: list[np.ndarray], rng: np.random.Generator) -> np.nda
     return within[pick, column].mean(axis=1)
 
 
-def summarize(samples: np.ndarray, sessions: Sequence[int] | None = None) -> Timing:
+def summarize(samples: np.ndarray, sessions: Sequence[int] | None = None, drift: float = 0.0) -> Timing:
     raw = np.asarray(samples, dtype=np.int64)
     if raw.size == 0:
         raise ValueError("no samples")
@@ -133,17 +150,19 @@ def summarize(samples: np.ndarray, sessions: Sequence[int] | None = None) -> Tim
         med = float(np.median(s))
         alpha = (1 - CONFIDENCE) / 2
         lo, hi = np.quantile(_boot_medians(s, rng), [alpha, 1 - alpha])
-        return Timing(med, float(lo), float(hi), int(raw.size), int(raw.size - n_kept), float(raw.min()))
+        lo, hi = _with_drift(med, float(lo), float(hi), drift)
+        return Timing(med, lo, hi, int(raw.size), int(raw.size - n_kept), float(raw.min()))
     logs = [math.log(float(np.median(p))) for p in parts]
     point = sum(logs) / len(logs)
-    lo, hi = _t_interval(point, _log_replicates(parts, rng), len(parts))
+    lo, hi = _with_drift(math.exp(point), *_t_interval(point, _log_replicates(parts, rng), len(parts)), drift)
     return Timing(math.exp(point), lo, hi, int(raw.size), int(raw.size - n_kept), float(raw.min()), len(parts))
 
 
 def speedup(baseline: np.ndarray, candidate: np.ndarray, baseline_sessions: Sequence[int] | None = None,
-            candidate_sessions: Sequence[int] | None = None) -> Speedup:
+            candidate_sessions: Sequence[int] | None = None, drift: float = 0.0) -> Speedup:
     """How many times faster the candidate is than the baseline (>1: faster), both timed in
-    the same sessions (the session counts of each, in order; None: one session)."""
+    the same sessions (the session counts of each, in order; None: one session); drift:
+    the grade-to-grade variation added to the interval."""
     bs = [kept(p) for p in split(baseline, baseline_sessions)]
     cs = [kept(p) for p in split(candidate, candidate_sessions)]
     if len(bs) != len(cs):
@@ -154,7 +173,8 @@ def speedup(baseline: np.ndarray, candidate: np.ndarray, baseline_sessions: Sequ
         ratios = _boot_medians(b, rng) / _boot_medians(c, rng)
         alpha = (1 - CONFIDENCE) / 2
         lo, hi = np.quantile(ratios, [alpha, 1 - alpha])
-        return Speedup(float(np.median(b) / np.median(c)), float(lo), float(hi))
+        value = float(np.median(b) / np.median(c))
+        return Speedup(value, *_with_drift(value, float(lo), float(hi), drift))
     k = len(bs)
     logs = [math.log(float(np.median(b)) / float(np.median(c))) for b, c in zip(bs, cs)]
     point = sum(logs) / k
@@ -165,7 +185,7 @@ def speedup(baseline: np.ndarray, candidate: np.ndarray, baseline_sessions: Sequ
     pick = rng.integers(0, k, size=(RESAMPLES, k))
     cb, cc = (rng.integers(0, RESAMPLES, size=(RESAMPLES, k)) for _ in range(2))
     replicates = (wb[pick, cb] - wc[pick, cc]).mean(axis=1)
-    lo, hi = _t_interval(point, replicates, k)
+    lo, hi = _with_drift(math.exp(point), *_t_interval(point, replicates, k), drift)
     return Speedup(math.exp(point), lo, hi, k)
 
 

@@ -169,6 +169,7 @@ def recorded_policy(row: dict) -> tuple[Policy, str | None]:
     fields = attrs.fields_dict(Policy)
     data = {k: v for k, v in row["policy"].items() if k in fields}
     data.setdefault("sessions", 1)        # recorded before sessions: measured in one
+    data.setdefault("drift", 0.0)         # ... and without a grade-to-grade term
     if data.get("cpus") is not None:
         data["cpus"] = tuple(data["cpus"])
     policy = Policy(**data)

@@ -136,7 +136,8 @@ def _python_call(job: dict, buf: dict):
         except ImportError as exc:
             raise Failure(f"target {job['name']!r} needs numba, which is not installed in the judge's "
                           f"environment ({exc}); install hpcab[frameworks]") from None
-        function = numba.njit(cache=False)(function)
+        # Cached only where the judge gave its own cache folder (hpcab.driver, trusted runners).
+        function = numba.njit(cache=bool(os.environ.get("NUMBA_CACHE_DIR")))(function)
     elif kind == "module":
         p = Path(path)
         name = f"hpcab_candidate_{p.parent.name[:16]}" if p.suffix == ".py" else p.name.split(".")[0]

@@ -83,6 +83,29 @@ def test_numba_baseline_is_timed_interleaved_and_validated(corpus, toolchains, f
     assert case.baseline_timing.median_ns < case.numpy_timing.median_ns / 5
 
 
+def test_the_numba_baseline_compiles_into_the_judges_cache_and_no_candidate_is_told_of_it(
+        corpus, toolchains, fast_policy):
+    """Each session starts a fresh numba runner: it compiles the reference once into the
+    judge's cache (NUMBA_CACHE_DIR, trusted runners only) and later sessions load it. A
+    Python candidate's runner gets no such variable (it would point at the judge's files):
+    this one answers wrong if it sees it."""
+    import os
+
+    from hpcab.paths import cache_dir
+    k = corpus.get("s311_sum")
+    reference = (k.directory / "s311_sum_numpy.py").read_text()
+    spy = reference.replace("import numpy as np", "import os\nimport numpy as np", 1) + (
+        "\n\n_honest = s311_sum\n\n\ndef s311_sum(a, N):\n"
+        "    return _honest(a, N) + (1e6 if 'NUMBA_CACHE_DIR' in os.environ else 0)\n")
+    g = grade(k, Candidate(spy, "python", label="spy"), [preset_case(k, "S")], toolchains,
+              policy=attrs.evolve(fast_policy, sessions=3))
+    assert g.status == "ok" and g.baseline_error is None, (g.message, g.baseline_error)
+    assert g.cases[0].sessions == 3
+    cached = [p for p in (cache_dir() / "numba").rglob("*") if p.is_file()]
+    assert any("s311_sum" in p.name for p in cached), cached
+    assert "NUMBA_CACHE_DIR" not in os.environ
+
+
 def test_numba_baseline_alone_returning_a_scalar(corpus, toolchains, fast_policy):
     # s311_sum returns a float32; numba boxes it as a Python float, which must still validate.
     k = corpus.get("s311_sum")

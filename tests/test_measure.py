@@ -116,3 +116,20 @@ def test_the_ratio_test_of_two_speedups():
     assert math.log(r[2]) == pytest.approx(math.sqrt(2) * (math.log(2.2) - math.log(1.8)) / 2)
     far = ratio_test(Speedup(2.6, 2.4, 2.8), b)
     assert far[1] > 1
+
+
+def test_the_drift_term_widens_each_side_in_quadrature_on_the_log_scale():
+    rng = np.random.default_rng(4)
+    base, counts = _sessions(rng, 2e6, 5, 20, 0.02, 0.01)
+    cand, _ = _sessions(rng, 1e6, 5, 20, 0.02, 0.01)
+    bare, drifted = speedup(base, cand, counts, counts), speedup(base, cand, counts, counts, drift=0.03)
+    assert drifted.value == bare.value and drifted.sessions == bare.sessions
+    z = 1.959963984540054
+    for side, b, d in ((-1, bare.ci_low, drifted.ci_low), (1, bare.ci_high, drifted.ci_high)):
+        h = abs(math.log(b / bare.value))
+        assert abs(math.log(d / bare.value)) == pytest.approx(math.hypot(h, z * 0.03))
+    # One session, and a timing: the same term.
+    one = speedup(base, cand, drift=0.03)
+    assert one.ci_low < speedup(base, cand).ci_low and one.ci_high > speedup(base, cand).ci_high
+    t, td = summarize(cand, counts), summarize(cand, counts, drift=0.05)
+    assert td.median_ns == t.median_ns and td.ci_low_ns < t.ci_low_ns and td.ci_high_ns > t.ci_high_ns

@@ -87,6 +87,7 @@ class JudgeConfig:
     target_seconds: float = 0.5
     timeout_seconds: float = 120.0
     sessions: int = Policy().sessions        # measuring sessions per scored case (hpcab serve --sessions)
+    drift: float = Policy().drift            # grade-to-grade variation added to intervals (--drift)
     build_seconds: float = 60.0              # a compile's wall-clock limit (hpcab serve --build-timeout)
     secret_file: Path | None = None          # None: <db>.secret, created on first start
     corpus_root: Path | None = None
@@ -123,6 +124,7 @@ class Judge:
         cpu_sets = config.slots or parse_slots(None, config.threads)
         self.slots = Slots(cpu_sets, config.slot_dir or default_lock_dir())
         self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds, sessions=config.sessions,
+                             drift=config.drift,
                              timeout_seconds=config.timeout_seconds, sandbox=config.sandbox,
                              build_seconds=config.build_seconds)
         self.environment = fingerprint(self.toolchains, config.threads, None, self.corpus_root)
@@ -344,7 +346,7 @@ class Judge:
         # The sessions too: a figure measured in fewer has another interval (and older ones
         # have no verdict).
         key = [self.environment["id"], k.id, [(c.label, sorted(c.sizes.items()), c.seed) for c in cases],
-               {"sessions": self.policy.sessions}]
+               {"sessions": self.policy.sessions, "drift": self.policy.drift}]
         return hashlib.sha256(json.dumps(key).encode()).hexdigest()
 
     # ---- grading -----------------------------------------------------------------------
