@@ -96,7 +96,7 @@ def _fmt_timing(t) -> str:
 
 
 def _fmt_speedup(sp) -> str:
-    return fmt_speedup(speedup_json(sp))
+    return fmt_speedup(speedup_json(sp), "\n")
 
 
 def cmd_baseline(args, out: Console) -> int:
@@ -627,8 +627,8 @@ def cmd_reproduce(args, out: Console) -> int:
     for label, was, is_ in rep.case_statuses:
         table.add_row(f"  case {escape(label)}", was, is_, yes(was == is_))
     for s in rep.speedups:
-        table.add_row(f"speedup {s.name} (95% CI)", fmt_speedup(triple_json(s.recorded)),
-                      fmt_speedup(triple_json(s.now)), yes(s.reproduced))
+        table.add_row(f"speedup {s.name} (95% CI)", fmt_speedup(triple_json(s.recorded), "\n"),
+                      fmt_speedup(triple_json(s.now), "\n"), yes(s.reproduced))
         if s.ratio is not None:
             r = s.ratio
             table.add_row("  ratio now / recorded", "", f"{r[0]:.3f} [{r[1]:.3f}, {r[2]:.3f}]", yes(s.reproduced))

@@ -165,9 +165,10 @@ def _verdict(sp: dict) -> str:
     return sp.get("verdict") or verdict(*sp["ci95"])       # (documents of older judges lack it)
 
 
-def fmt_speedup(sp: dict | None) -> str:
-    """1.52× [1.31, 1.77] faster: the value, its 95 % interval and the gate's verdict."""
-    return f"{sp['value']:.2f}× [{sp['ci95'][0]:.2f}, {sp['ci95'][1]:.2f}] {_verdict(sp)}" if sp else "-"
+def fmt_speedup(sp: dict | None, sep: str = " ") -> str:
+    """1.52× [1.31, 1.77] faster: the value, its 95 % interval and the gate's verdict (sep
+    "\n" in a table's cell: the verdict on a line of its own, the columns kept narrow)."""
+    return f"{sp['value']:.2f}× [{sp['ci95'][0]:.2f}, {sp['ci95'][1]:.2f}]{sep}{_verdict(sp)}" if sp else "-"
 
 
 def plain_speedup(sp: dict, what: str) -> str:
@@ -231,9 +232,9 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
                timing, fmt_time(c["numpy_median_ns"])]
         if own:
             row.append(fmt_time(c["baseline_median_ns"]))
-        row.append(fmt_speedup(c["speedup_vs_numpy"]))
+        row.append(fmt_speedup(c["speedup_vs_numpy"], "\n"))
         if own:
-            row.append(fmt_speedup(c["speedup_vs_baseline"]))
+            row.append(fmt_speedup(c["speedup_vs_baseline"], "\n"))
         table.add_row(*row)
     out.print(table)
     if doc.get("flagset_overridden"):       # (absent from documents of older judges)

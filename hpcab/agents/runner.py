@@ -145,7 +145,7 @@ def print_results(results: list[TaskResult], agent_name: str, out: Console) -> N
         table.add_column(col, justify=justify, overflow="fold")
     for r in results:
         sp = r.speedup
-        speed = fmt_speedup(sp)          # with the gate's verdict: faster, slower, no measurable difference
+        speed = fmt_speedup(sp, "\n")    # with the gate's verdict: faster, slower, no measurable difference
         correct = "[green]yes[/green]" if r.correct else ("[red]no[/red]" if r.submissions else "-")
         note = r.error or r.ended_by or ("" if r.status in ("ok", "not submitted") else r.status)
         if r.submissions == 0 and not r.error:
