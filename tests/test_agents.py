@@ -19,7 +19,7 @@ from hpcab.agents.search import Scored, Variant, best
 from hpcab.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST = ("--target-seconds", "0.05", "--workers", "1")
+FAST = ("--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
 
 
 def agent_cli(*args: str, tmp_path: Path, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -29,7 +29,7 @@ def test_show_abi_prints_exactly_the_prototype():
 
 def test_grade_correct_records_and_exits_zero(tmp_path):
     db = tmp_path / "judge.db"
-    out = hpcab("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--db", str(db), "--target-seconds", "0.05")
+    out = hpcab("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--db", str(db), "--target-seconds", "0.05", "--sessions", "2")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "CORRECT" in out.stdout and "over the NumPy reference" in out.stdout and "recorded in" in out.stdout
     import sqlite3
@@ -38,7 +38,7 @@ def test_grade_correct_records_and_exits_zero(tmp_path):
 
 def test_grade_incorrect_exits_nonzero_with_json():
     out = hpcab("grade", "gemm", "--source", str(CANDIDATES / "gemm_off_by_one.c"), "--json",
-                "--target-seconds", "0.05")
+                "--target-seconds", "0.05", "--sessions", "2")
     assert out.returncode == 1
     doc = json.loads(out.stdout)
     assert doc["status"] == "incorrect" and doc["cases"][0]["max_abs_err"] > 0
@@ -57,7 +57,7 @@ def test_grade_records_a_source_that_overrides_its_flag_set(tmp_path):
     source = tmp_path / "gemm_ofast.c"
     source.write_text('#pragma GCC optimize ("Ofast")\n' + (EXAMPLES / "gemm.c").read_text())
     db = tmp_path / "judge.db"
-    out = hpcab("grade", "gemm", "--source", str(source), "--json", "--db", str(db), "--target-seconds", "0.05")
+    out = hpcab("grade", "gemm", "--source", str(source), "--json", "--db", str(db), "--target-seconds", "0.05", "--sessions", "2")
     assert out.returncode == 0, out.stdout + out.stderr
     overridden = ['line 1: #pragma GCC optimize ("Ofast")']
     assert json.loads(out.stdout)["flagset_overridden"] == overridden

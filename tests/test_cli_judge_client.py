@@ -23,7 +23,7 @@ from hpcab.errors import HpcabError
 from hpcab.judge.tokens import issue_tokens
 from tests.conftest import EXAMPLES, ROOT, rows
 
-FAST = ("--target-seconds", "0.05", "--workers", "1")
+FAST = ("--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
 
 
 def cli_env() -> dict:

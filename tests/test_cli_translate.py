@@ -35,7 +35,7 @@ def root_with_gemm_override(tmp_path, corpus):
 
 
 def test_grade_shows_the_track_baseline(tmp_path):
-    out = hpcab("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--target-seconds", "0.05")
+    out = hpcab("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--target-seconds", "0.05", "--sessions", "2")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "over the NumPy reference" in out.stdout and "c-autopar" in out.stdout
     last = [line for line in out.stdout.splitlines() if line.startswith("CORRECT")][0]
@@ -44,23 +44,23 @@ def test_grade_shows_the_track_baseline(tmp_path):
     source = tmp_path / "s321.c"
     source.write_text(S321_C)
     doc = json.loads(hpcab("grade", "s321_recurrence", "--source", str(source), "--json",
-                           "--target-seconds", "0.05").stdout)
+                           "--target-seconds", "0.05", "--sessions", "2").stdout)
     assert doc["baseline"] == "numba" and doc["baseline_error"] is None
     assert doc["speedup_vs_baseline"]["value"] > 0 and doc["cases"][0]["baseline_median_ns"] > 0
 
 
 def test_baseline_command_numba():
-    out = hpcab("baseline", "s321_recurrence", "--target-seconds", "0.05")
+    out = hpcab("baseline", "s321_recurrence", "--target-seconds", "0.05", "--sessions", "2")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "numba" in out.stdout and "over the NumPy reference" in out.stdout and "95% CI" in out.stdout
-    doc = json.loads(hpcab("baseline", "s321_recurrence", "--target-seconds", "0.05", "--json").stdout)
+    doc = json.loads(hpcab("baseline", "s321_recurrence", "--target-seconds", "0.05", "--sessions", "2", "--json").stdout)
     assert doc["baseline"] == "numba" and doc["error"] is None
     case = doc["cases"][0]
     assert case["baseline_median_ns"] < case["numpy_median_ns"] and doc["speedup_vs_numpy"]["value"] > 1
 
 
 def test_baseline_command_numpy_and_bad_input():
-    out = hpcab("baseline", "softmax", "--target-seconds", "0.05")
+    out = hpcab("baseline", "softmax", "--target-seconds", "0.05", "--sessions", "2")
     assert out.returncode == 0, out.stdout + out.stderr
     assert "NumPy reference itself" in out.stdout
     assert hpcab("baseline", "nope").returncode == 2
@@ -68,7 +68,7 @@ def test_baseline_command_numpy_and_bad_input():
 
 
 def test_baseline_command_hand_written_c_autopar(root_with_gemm_override):
-    out = hpcab("baseline", "gemm", "--target-seconds", "0.05", "--json",
+    out = hpcab("baseline", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--json",
                 env={"HPCAB_ROOT": str(root_with_gemm_override)})
     assert out.returncode == 0, out.stdout + out.stderr
     doc = json.loads(out.stdout)
@@ -143,7 +143,7 @@ def test_lint_real_kernel():
 
 def test_translate_report_through_grade(root_with_gemm_override):
     env = {"HPCAB_ROOT": str(root_with_gemm_override)}
-    out = hpcab("translate", "--report", "--preset", "S", "--target-seconds", "0.05", "--json", env=env)
+    out = hpcab("translate", "--report", "--preset", "S", "--target-seconds", "0.05", "--sessions", "2", "--json", env=env)
     assert out.returncode == 0, out.stdout + out.stderr
     doc = json.loads(out.stdout)
     (row,) = doc["kernels"]
@@ -153,7 +153,7 @@ def test_translate_report_through_grade(root_with_gemm_override):
         assert row[column]["speedup_vs_numpy"]["value"] > 0
     assert row["fortran"]["status"]                                  # a time or the reason there is none
     assert doc["tracks"]["scientific_computing"]["c"]["kernels"] == 1
-    text = hpcab("translate", "--report", "--preset", "S", "--target-seconds", "0.05", env=env)
+    text = hpcab("translate", "--report", "--preset", "S", "--target-seconds", "0.05", "--sessions", "2", env=env)
     assert text.returncode == 0
     assert "gemm" in text.stdout and "scientific_computing: geometric mean speedup over NumPy" in text.stdout
     assert "hand-written" in text.stdout

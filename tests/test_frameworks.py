@@ -151,7 +151,7 @@ def test_show_abi_pythran_and_python_from_the_cli():
 
 
 def test_judge_task_shows_the_def_line_and_scores_python(start_judge):
-    judge = start_judge("--kernels", S271, "--target-seconds", "0.05", "--workers", "1")
+    judge = start_judge("--kernels", S271, "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
     client = judge.client()
     task = client.task(S271, language="python")
     assert task["language"] == "python"

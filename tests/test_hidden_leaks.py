@@ -55,7 +55,7 @@ SIZES_IN_TIME = "#define _POSIX_C_SOURCE 200809L\n#include <time.h>\n" + GEMM_C.
     "        nanosleep(&t, 0);\n"
     "    }\n", 1)
 assert "nanosleep(&t, 0)" in SIZES_IN_TIME
-JUDGE_ARGS = ("--kernels", "gemm", "--target-seconds", "0.2", "--timeout", "10", "--workers", "1")
+JUDGE_ARGS = ("--kernels", "gemm", "--target-seconds", "0.2", "--timeout", "10", "--workers", "1", "--sessions", "2")
 # What an agent may be shown of a hidden case; every other field is null.
 STATUS_FIELDS = {"label", "visibility", "status", "message"}
 AGENT_DURATIONS = {"build", "prepare", "finish", "slot_wait", "timed", "candidate_timed", "judge_total"}

@@ -540,7 +540,7 @@ def test_cli_submit_prints_the_grade_as_hpcab_grade_does(judge):
     assert out.returncode == 0, out.stdout + out.stderr
     assert "CORRECT" in out.stdout and "recorded in the judge's database" in out.stdout
     assert "hidden-S1" in out.stdout and "seed=0" in out.stdout         # the hidden case's row, the public seed
-    local = hpcab_cli("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--target-seconds", "0.05")
+    local = hpcab_cli("grade", "gemm", "--source", str(EXAMPLES / "gemm.c"), "--target-seconds", "0.05", "--sessions", "2")
     assert local.returncode == 0, local.stdout + local.stderr
     assert header_cells(out.stdout) == header_cells(local.stdout)
     assert "speedup vs c-autopar" in header_cells(out.stdout)

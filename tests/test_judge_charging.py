@@ -23,7 +23,7 @@ from hpcab.judge.tokens import issue_tokens
 
 from .conftest import CANDIDATES, EXAMPLES, descendants, rows, wait_for
 
-ONE_WORKER = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
+ONE_WORKER = ("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
 SLOW_C = (CANDIDATES / "gemm_slow.c").read_text()      # 150 ms a call
 DEADLINE = 120.0           # for any one state to be reached; generous, for a loaded machine

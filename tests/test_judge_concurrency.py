@@ -82,7 +82,7 @@ def test_eight_concurrent_clients_are_all_graded_and_never_share_a_core(start_ju
     monkeypatch.setenv("HPCAB_SLOT_TRACE", str(trace))
     cpus = sorted(os.sched_getaffinity(0))
     slot_args = [a for c in cpus for a in ("--slot", str(c))]      # one slot per CPU
-    judge = start_judge("--kernels", "gemm,softmax", "--target-seconds", "0.05", "--workers", "2",
+    judge = start_judge("--kernels", "gemm,softmax", "--target-seconds", "0.05", "--sessions", "2", "--workers", "2",
                         "--queue", "3", *slot_args)
     sources = {"gemm": (EXAMPLES / "gemm.c").read_text(), "off": (CANDIDATES / "gemm_off_by_one.c").read_text()}
     results: dict[int, dict] = {}
@@ -121,7 +121,7 @@ def test_eight_concurrent_clients_are_all_graded_and_never_share_a_core(start_ju
 
 
 def test_a_full_queue_answers_429_with_retry_after(start_judge):
-    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1", "--queue", "1")
+    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1", "--queue", "1")
     host, port = urllib.parse.urlsplit(judge.url).netloc.split(":")
     body = json.dumps({"kernel": "gemm", "language": "c", "source": (CANDIDATES / "gemm_slow.c").read_text()})
     answers: list[tuple[int, str | None, dict]] = []

@@ -13,7 +13,7 @@ from hpcab.client import JudgeClient
 
 from .conftest import CANDIDATES, EXAMPLES, descendants, wait_for
 
-FAST = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
+FAST = ("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
 
 
 def free_port() -> int:

@@ -48,7 +48,7 @@ def judge(tmp_path_factory, private_build_cache):
     tokens.write_text(json.dumps({"agents": [
         {"name": "fuzz", "token": FUZZ_TOKEN, "submissions": 0, "scores": 0},
         {"name": "usage", "token": USAGE_TOKEN, "submissions": 1, "scores": 0}]}))
-    j = serve(folder, "--kernels", KERNEL, "--workers", "1", "--target-seconds", "0.05", "--tokens", str(tokens))
+    j = serve(folder, "--kernels", KERNEL, "--workers", "1", "--target-seconds", "0.05", "--sessions", "2", "--tokens", str(tokens))
     try:
         yield j
     finally:

@@ -24,7 +24,7 @@ def write_arm(tmp_path: Path, name: str = "arm.yaml", **changes) -> Path:
     arm = {
         "experiment": "t", "output": str(tmp_path / "runs"),
         "executor": {"kind": "local", "time_minutes": 10},
-        "roles": {"judge": {"count": 1, "args": ["--workers", "1", "--target-seconds", "0.05"]},
+        "roles": {"judge": {"count": 1, "args": ["--workers", "1", "--target-seconds", "0.05", "--sessions", "2"]},
                   "agent": {"count": 2}},
         "optimizer": "replay", "options": {"dir": str(ROOT / "examples")},
         "kernels": "gemm,atax", "rendezvous_timeout_s": 60,

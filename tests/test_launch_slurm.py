@@ -20,7 +20,7 @@ def slurm_arm(tmp_path, cluster, judges: int, nodes: int, tasks_per_node: int):
         "experiment": "slurm-smoke", "output": str(tmp_path / "runs"),
         "executor": {"kind": "slurm", "partition": cluster.partition, "nodes": nodes,
                      "tasks_per_node": tasks_per_node, "time_minutes": 10, "cpus_per_task": 1, "mem_gb": 0.5},
-        "roles": {"judge": {"count": judges, "args": ["--workers", "1", "--target-seconds", "0.05"]},
+        "roles": {"judge": {"count": judges, "args": ["--workers", "1", "--target-seconds", "0.05", "--sessions", "2"]},
                   "agent": {"count": 2}},
         "optimizer": "replay", "options": {"dir": str(ROOT / "examples")},
         "kernels": "gemm,atax", "rendezvous_timeout_s": 120,

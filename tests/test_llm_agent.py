@@ -18,7 +18,7 @@ from tests.conftest import EXAMPLES
 from tests.fake_model import FakeModel, call, error, last_tool_results, reply
 
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
-JUDGE_ARGS = ("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
+JUDGE_ARGS = ("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
 
 
 def make_session(judge, tmp_path, budget: Budget = Budget(submissions=1)) -> Session:

@@ -125,7 +125,7 @@ def document(result: dict) -> dict:
 
 
 def test_a_full_round_against_a_real_judge(start_judge, mcp):
-    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
+    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
     client = mcp("--judge", judge.url)
 
     init = client.initialize()["result"]

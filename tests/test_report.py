@@ -43,7 +43,7 @@ def runs(tmp_path_factory):
         for rank, (kernel, source) in enumerate(items):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "hpcab", "grade", kernel, "--source", str(source), "--preset", "S",
-                 "--db", str(run / f"judge-{rank}.db"), "--target-seconds", "0.05"],
+                 "--db", str(run / f"judge-{rank}.db"), "--target-seconds", "0.05", "--sessions", "2"],
                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     for proc in procs:
         out, _ = proc.communicate(timeout=300)

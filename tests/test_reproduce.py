@@ -20,7 +20,7 @@ from hpcab.reproduce import SpeedupCheck, differences, find_grade
 from .conftest import edit_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST = ("--target-seconds", "0.05", "--workers", "1")
+FAST = ("--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
 OTHER_IMAGE = "sha256:" + "ab" * 32
 
 

@@ -28,7 +28,7 @@ def machine(toolchains):
 
 @pytest.fixture(scope="module")
 def policy():
-    return Policy(min_repetitions=3, target_seconds=0.05, max_seconds=5, timeout_seconds=60, threads=1)
+    return Policy(min_repetitions=3, target_seconds=0.05, max_seconds=5, timeout_seconds=60, threads=1, sessions=2)
 
 
 # --- the probe ------------------------------------------------------------------------------

@@ -331,7 +331,7 @@ def test_serve_refuses_without_bubblewrap_unless_unsandboxed(start_judge, tmp_pa
     assert "--unsandboxed" in proc.stderr and "bubblewrap" in proc.stderr and "/nonexistent/bwrap" in proc.stderr
 
     monkeypatch.setenv(sandbox.BWRAP_ENV, "/nonexistent/bwrap")
-    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1", "--unsandboxed")
+    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1", "--unsandboxed")
     assert_judge_sandbox(judge, "none")
 
 
@@ -350,5 +350,5 @@ def assert_judge_sandbox(judge, mode: str) -> None:
 
 
 def test_serve_is_sandboxed_by_default(start_judge):
-    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--workers", "1")
+    judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
     assert_judge_sandbox(judge, "bubblewrap")

@@ -38,7 +38,8 @@ from hpcab.kernel import load_kernel
 from hpcab.run import Policy
 from hpcab.translate import TranslateError, translate
 
-POLICY = Policy(warmup=1, min_repetitions=1, max_repetitions=2, target_seconds=0.0, timeout_seconds=30)
+POLICY = Policy(warmup=1, min_repetitions=1, max_repetitions=2, target_seconds=0.0, timeout_seconds=30,
+                sessions=1)   # correctness of translations: one measuring session is enough
 LANGUAGES = ("c", "fortran")
 SIZES = (1, 2, 3, 4, 5, 7, 9)
 FLOAT_CAP = 1e4          # the largest magnitude a float subexpression may reach
