@@ -1,39 +1,40 @@
-"""`hpcab mcp`: the judge as tools of a Model Context Protocol server over stdio.
+"""`hpcab mcp`: the judge's tools on a Model Context Protocol server (the official `mcp` SDK).
 
 An external coding agent (an MCP client) starts `hpcab mcp --judge URL` as a child process
-and calls five tools: list_kernels, get_task, score, submit, get_grade. No MCP SDK: the
-protocol is written here with the standard library. JSON-RPC 2.0, one JSON object per line
-on stdin and stdout (the MCP stdio transport); logs go to stderr. Implemented: the
-lifecycle (initialize, the initialized notification, ping), tools/list and tools/call,
-cancellation and progress notifications; protocol versions 2025-06-18, 2025-03-26 and
-2024-11-05 (docs/judge_api.md).
+(stdio), or reaches `hpcab mcp --judge URL --http HOST:PORT` over the streamable HTTP
+transport (endpoint /mcp), and calls five tools: list_kernels, get_task, score, submit,
+get_grade. The SDK's MCPServer does the framing, the version negotiation (the initialize
+handshake up to 2025-11-25, and 2026-07-28's server/discover), progress and cancellation;
+this module holds the tools, their argument checks and their summaries (docs/judge_api.md).
 
-    server = McpServer(JudgeClient(url, token, rank), judge_name="the judge at http://...")
-    server.serve(sys.stdin.buffer, sys.stdout.buffer)
+    server = make_server(JudgeClient(url, token, rank), judge_name="the judge at http://...")
+    server.run()                                   # stdio; serve_http(server, host, port) for HTTP
 
 The judge handle may be anything with JudgeClient's kernels(), task(kernel, language),
-score(...), submit(...) and grade(grade_id); a JudgeError it raises is a tool result with
-isError: true, which the model reads, not a JSON-RPC error.
+score(...), submit(...) and grade(grade_id). Everything a model can get wrong (a missing or
+unknown argument, a bad language, a judge's refusal) is a tool result with isError: true
+naming the field, not a JSON-RPC error: clients do not show protocol errors to the model
+(SEP-1303, protocol 2025-11-25).
 """
 
 from __future__ import annotations
 
-import io
+import asyncio
+import functools
 import json
-import sys
+import logging
 import threading
 import time
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import Tool as McpTool
+
 from hpcab import __version__
-
-PROTOCOL_VERSION = "2025-06-18"
-SUPPORTED_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
-
-PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 
 PROGRESS_SECONDS = 10.0        # a notifications/progress this often during a tool call that asked for them
 SUMMARY_MESSAGE_CHARS = 400    # of a failing grade's message, in the summary line (the document has it all)
@@ -54,6 +55,9 @@ text (source) or as a file path on this machine (path). Where the task's goal sa
 and POST /submit, use the score and submit tools."""
 
 
+log = logging.getLogger("hpcab.mcp")
+
+
 class Judge(Protocol):
     """What the server needs of a judge: hpcab.client.JudgeClient, or an in-process stand-in."""
 
@@ -66,30 +70,19 @@ class Judge(Protocol):
     def grade(self, grade_id: str) -> dict: ...
 
 
-class RpcError(Exception):
-    """Answered as a JSON-RPC error."""
-
-    def __init__(self, code: int, message: str, data: Any = None):
-        super().__init__(message)
-        self.code, self.message, self.data = code, message, data
-
-    def error(self) -> dict:
-        err = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            err["data"] = self.data
-        return err
 
 
 class ToolError(Exception):
     """A tool that ran and failed: answered as a tool result with isError: true."""
 
-    def __init__(self, message: str, detail: dict | None = None):
+    def __init__(self, message: str, field_: str | None = None):
         super().__init__(message)
-        self.message, self.detail = message, detail
+        self.message, self.field = message, field_
 
 
 # ---- the tools -------------------------------------------------------------------------
 
+@functools.cache
 def _submission_languages() -> list[str]:
     """The languages a submission may name: the judge validates against this same schema."""
     from hpcab.schema import load_schema
@@ -115,14 +108,34 @@ _SOURCE_ARGS = {
 }
 
 
+_KERNEL = {"type": "string", "minLength": 1,
+           "description": "The kernel's name (e.g. gemm) or its full id "
+                          "(scientific_computing/dense_linear_algebra/gemm), as list_kernels gives them."}
+_SOURCE_ARGS = {
+    "kernel": _KERNEL,
+    "language": {"type": "string",
+                 "description": "The source's language, one of the task's languages. Default: from the path's suffix "
+                                "(.c, .cpp/.cc/.cxx, .f90/.f, .cu, ...) when path is given, else c."},
+    "source": {"type": "string", "minLength": 1,
+               "description": "The whole source file as text. Give either source or path, not both."},
+    "path": {"type": "string", "minLength": 1,
+             "description": "A source file on the machine this MCP server runs on, read by the server (absolute, or "
+                            "relative to the server's working directory). Give either source or path, not both."},
+    "flagset": {"type": "string", "minLength": 1,
+                "description": "A compiler flag set named in the task's flagsets (default: the task's default_flagset, "
+                               "usually opt). Raw compiler flags are not accepted."},
+}
+
+
 @dataclass
-class Tool:
+class ToolSpec:
+    """One tool: what tools/list shows, and the argument rules checked before it runs."""
     name: str
     title: str
     description: str
     properties: dict
     required: tuple[str, ...]
-    run: Callable[[dict], tuple[str, dict]]           # arguments → (summary line, JSON document)
+    run: Callable[[dict], tuple[str, dict]]           # arguments → (summary line, JSON document); blocking
     read_only: bool = True
     idempotent: bool = True
     one_of: tuple[str, ...] = ()                      # exactly one of these arguments must be given
@@ -132,48 +145,33 @@ class Tool:
         self.input_schema = {"type": "object", "properties": self.properties, "required": list(self.required),
                              "additionalProperties": False}
 
-    def listing(self) -> dict:
-        return {"name": self.name, "title": self.title, "description": self.description,
-                "inputSchema": self.input_schema,
-                "annotations": {"title": self.title, "readOnlyHint": self.read_only, "destructiveHint": False,
-                                "idempotentHint": self.idempotent, "openWorldHint": False}}
-
-    def check(self, arguments: Any) -> dict:
-        """The arguments, checked against the input schema (a -32602 naming the argument)."""
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise RpcError(INVALID_PARAMS, f"{self.name}: arguments must be an object")
+    def check(self, arguments: dict) -> dict:
+        """The arguments, checked against the input schema; a ToolError names the argument."""
         # A null optional argument is taken as absent (models send them).
         arguments = {k: v for k, v in arguments.items() if v is not None or k in self.required}
         for name in self.required:
             if name not in arguments:
-                raise RpcError(INVALID_PARAMS, f"{self.name}: missing required argument {name!r}",
-                               {"tool": self.name, "argument": name})
+                raise ToolError(f"{self.name}: missing required argument {name!r}", name)
         for name, value in arguments.items():
             spec = self.properties.get(name)
             if spec is None:
-                raise RpcError(INVALID_PARAMS, f"{self.name}: unknown argument {name!r} (expected: "
-                                               f"{', '.join(self.properties)})", {"tool": self.name, "argument": name})
+                expected = ", ".join(self.properties) or "no arguments"
+                raise ToolError(f"{self.name}: unknown argument {name!r} (expected: {expected})", name)
             if not isinstance(value, str):
-                raise RpcError(INVALID_PARAMS, f"{self.name}: argument {name!r} must be a string",
-                               {"tool": self.name, "argument": name})
+                raise ToolError(f"{self.name}: argument {name!r} must be a string, not {type(value).__name__}", name)
             if "enum" in spec and value not in spec["enum"]:
-                raise RpcError(INVALID_PARAMS, f"{self.name}: argument {name!r} must be one of "
-                                               f"{', '.join(spec['enum'])}, not {value!r}",
-                               {"tool": self.name, "argument": name})
+                raise ToolError(f"{self.name}: argument {name!r} must be one of {', '.join(spec['enum'])}, "
+                                f"not {value!r}", name)
             if len(value) < spec.get("minLength", 0):
-                raise RpcError(INVALID_PARAMS, f"{self.name}: argument {name!r} must not be empty",
-                               {"tool": self.name, "argument": name})
+                raise ToolError(f"{self.name}: argument {name!r} must not be empty", name)
         if self.one_of and sum(name in arguments for name in self.one_of) != 1:
             given = " and ".join(repr(n) for n in self.one_of if n in arguments) or "neither"
-            raise RpcError(INVALID_PARAMS, f"{self.name}: give exactly one of "
-                                           f"{' or '.join(repr(n) for n in self.one_of)} (got {given})",
-                           {"tool": self.name, "argument": self.one_of[0]})
+            raise ToolError(f"{self.name}: give exactly one of {' or '.join(repr(n) for n in self.one_of)} "
+                            f"(got {given})", self.one_of[0])
         return arguments
 
 
-def _tools(judge: Judge) -> dict[str, Tool]:
+def _specs(judge: Judge) -> list[ToolSpec]:
     def list_kernels(args: dict) -> tuple[str, dict]:
         kernels = judge.kernels()
         names = ", ".join(f"{k.get('name')} (L{k.get('level')}, {k.get('track')})" for k in kernels)
@@ -194,47 +192,45 @@ def _tools(judge: Judge) -> dict[str, Tool]:
         doc = judge.grade(args["grade_id"])
         return _grade_summary(doc, "grade"), doc
 
-    source_required = ("kernel",)
     source_args = dict(_SOURCE_ARGS, language=dict(_SOURCE_ARGS["language"], enum=_submission_languages()))
-    tools = [
-        Tool("list_kernels", "List the judge's kernels",
-             "List the kernels this judge serves: for each its name, id, track, dwarf, level, a description and the "
-             "baseline it is timed against. Start here, then call get_task for the kernel you work on.",
-             {}, (), list_kernels),
-        Tool("get_task", "Get a kernel's task",
-             "Everything needed to write a candidate for one kernel: the exact prototype to implement in the chosen "
-             "language (prototype), the NumPy reference it must match (reference), the public cases and their sizes, "
-             "how many hidden cases a submission also runs, the tolerance, the baseline, the threads granted, the "
-             "languages and compiler flag sets accepted, your remaining score and submission budget, and the goal. "
-             "Free: costs no budget.",
-             {"kernel": _KERNEL,
-              "language": {"type": "string", "default": "c",
-                           "description": "The language whose prototype is shown: c (default), cpp, fortran, cuda, "
-                                          "...; the task's languages field lists those this judge compiles."}},
-             ("kernel",), get_task),
-        Tool("score", "Score a candidate (public cases)",
-             "Build the candidate and grade it on the public cases only: correctness against the NumPy reference and "
-             "the speedup over the track's baseline (95% confidence interval). Not recorded; costs one score from the "
-             "budget. A build error or a wrong answer is a normal result with correct: false (read message, the cases "
-             "and build_diagnostics). Give the code as source (text) or path (a file); exactly one of them. Takes "
-             "seconds to minutes.",
-             dict(source_args), source_required, graded(judge.score, "score"), read_only=False, idempotent=False,
-             one_of=("source", "path")),
-        Tool("submit", "Submit a candidate (final, recorded)",
-             "Submit the candidate as the final answer for this kernel: graded on the public and the hidden cases "
-             "(a hidden case shows only its status: no sizes, seed, errors or times; an edge-shape case checks odd "
-             "sizes) and recorded under the "
-             "returned id. Costs one submission from the budget, which is small: score first and submit when done. "
-             "Give the code as source (text) or path (a file); exactly one of them. Takes seconds to minutes.",
-             dict(source_args), source_required, graded(judge.submit, "submit"), read_only=False, idempotent=False,
-             one_of=("source", "path")),
-        Tool("get_grade", "Fetch a submission's grade",
-             "Fetch a submitted grade again by its id (the id of a submit result); scores are not kept. If it is "
-             "still being graded, the answer says so (state queued or grading): ask again a little later. Free.",
-             {"grade_id": {"type": "string", "minLength": 1, "description": "The id from a submit result."}},
-             ("grade_id",), get_grade),
+    return [
+        ToolSpec("list_kernels", "List the judge's kernels",
+                 "List the kernels this judge serves: for each its name, id, track, dwarf, level, a description and "
+                 "the baseline it is timed against. Start here, then call get_task for the kernel you work on.",
+                 {}, (), list_kernels),
+        ToolSpec("get_task", "Get a kernel's task",
+                 "Everything needed to write a candidate for one kernel: the exact prototype to implement in the "
+                 "chosen language (prototype), the NumPy reference it must match (reference), the public cases and "
+                 "their sizes, how many hidden cases a submission also runs, the tolerance, the baseline, the threads "
+                 "granted, the languages and compiler flag sets accepted, your remaining score and submission budget, "
+                 "and the goal. Free: costs no budget.",
+                 {"kernel": _KERNEL,
+                  "language": {"type": "string", "default": "c",
+                               "description": "The language whose prototype is shown: c (default), cpp, fortran, "
+                                              "cuda, ...; the task's languages field lists those this judge compiles."}},
+                 ("kernel",), get_task),
+        ToolSpec("score", "Score a candidate (public cases)",
+                 "Build the candidate and grade it on the public cases only: correctness against the NumPy reference "
+                 "and the speedup over the track's baseline (95% confidence interval). Not recorded; costs one score "
+                 "from the budget. A build error or a wrong answer is a normal result with correct: false (read "
+                 "message, the cases and build_diagnostics). Give the code as source (text) or path (a file); exactly "
+                 "one of them. Takes seconds to minutes.",
+                 dict(source_args), ("kernel",), graded(judge.score, "score"), read_only=False, idempotent=False,
+                 one_of=("source", "path")),
+        ToolSpec("submit", "Submit a candidate (final, recorded)",
+                 "Submit the candidate as the final answer for this kernel: graded on the public and the hidden cases "
+                 "(a hidden case shows only its status: no sizes, seed, errors or times; an edge-shape case checks odd "
+                 "sizes) and recorded under the returned id. Costs one submission from the budget, which is small: "
+                 "score first and submit when done. Give the code as source (text) or path (a file); exactly one of "
+                 "them. Takes seconds to minutes.",
+                 dict(source_args), ("kernel",), graded(judge.submit, "submit"), read_only=False, idempotent=False,
+                 one_of=("source", "path")),
+        ToolSpec("get_grade", "Fetch a submission's grade",
+                 "Fetch a submitted grade again by its id (the id of a submit result); scores are not kept. If it is "
+                 "still being graded, the answer says so (state queued or grading): ask again a little later. Free.",
+                 {"grade_id": {"type": "string", "minLength": 1, "description": "The id from a submit result."}},
+                 ("grade_id",), get_grade),
     ]
-    return {t.name: t for t in tools}
 
 
 def _source(args: dict) -> tuple[str, str, str | None]:
@@ -313,254 +309,176 @@ def _judge_error_text(tool: str, args: dict, exc: Exception) -> tuple[str, dict]
     return text, {"error": {"status": status, "message": message, "field": field_}}
 
 
+
 # ---- the server ------------------------------------------------------------------------
 
-class McpServer:
-    def __init__(self, judge: Judge, judge_name: str = "the judge", log: Callable[[str], None] | None = None,
-                 progress_seconds: float = PROGRESS_SECONDS):
-        self.judge, self.judge_name = judge, judge_name
-        self.tools = _tools(judge)
-        self.log = log or (lambda msg: print(f"hpcab mcp: {msg}", file=sys.stderr, flush=True))
-        self.progress_seconds = progress_seconds
-        self.protocol_version: str | None = None    # negotiated by initialize
-        self.client_info: dict = {}
-        self.initialized = False                      # the client's notifications/initialized came
-        self._out: Any = None
-        self._out_binary = True
-        self._write_lock = threading.Lock()
-        self._state_lock = threading.Lock()
-        self._inflight: dict[Any, threading.Thread] = {}   # request id → the thread running its tools/call
-        self._cancelled: set = set()
-        self._closed = False
+class _Server(MCPServer):
+    """MCPServer whose tools are hpcab's ToolSpecs: the SDK speaks the protocol; listing
+    and calling are here, so a bad argument is an isError result that names it (the SDK's
+    own function tools would drop an unknown argument and word a missing one as a pydantic
+    report)."""
 
-    # ---- the transport ---------------------------------------------------------------
+    def __init__(self, specs_for: Callable[[Context | None], dict[str, ToolSpec]], progress_seconds: float, **kw):
+        super().__init__(**kw)
+        self.specs_for, self.progress_seconds = specs_for, progress_seconds
 
-    def serve(self, stdin, stdout) -> None:
-        """Read messages from stdin (binary or text, one JSON-RPC message a line) until EOF or
-        until stdout is closed, answering on stdout. Tool calls run in threads, so pings,
-        listings and cancellations are answered while a grading runs; at EOF the calls still
-        running are finished and answered before this returns."""
-        self._out, self._out_binary = stdout, not isinstance(stdout, io.TextIOBase)
-        self.log(f"serving {self.judge_name} over stdio (MCP {PROTOCOL_VERSION})")
-        while not self._closed:
-            try:
-                line = stdin.readline()
-            except (OSError, ValueError) as exc:
-                self.log(f"stdin: {exc}; stopping")
-                break
-            if not line:
-                break
-            try:
-                self.handle_line(line)
-            except Exception:                        # no message may end the session
-                self.log(f"internal error on a message\n{traceback.format_exc()}")
-        with self._state_lock:
-            running = list(self._inflight.values())
-        if running:
-            self.log(f"finishing {len(running)} tool call(s) still running")
-        for thread in running:
-            thread.join()
-        self.log("exiting")
+    async def list_tools(self) -> list[McpTool]:
+        return [McpTool(name=s.name, title=s.title, description=s.description, input_schema=s.input_schema,
+                        annotations=ToolAnnotations(title=s.title, read_only_hint=s.read_only, destructive_hint=False,
+                                                    idempotent_hint=s.idempotent, open_world_hint=False))
+                for s in self.specs_for(None).values()]
 
-    def handle_line(self, line: bytes | str) -> None:
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                self._send(_error(None, PARSE_ERROR, f"parse error: the message is not UTF-8 ({exc})"))
-                return
-        if not line.strip():
-            return
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
+        specs = self.specs_for(context)
+        spec = specs.get(name)
         try:
-            message = json.loads(line)
-        except (ValueError, RecursionError) as exc:       # RecursionError: nesting too deep
-            self._send(_error(None, PARSE_ERROR, f"parse error: {type(exc).__name__}: {exc}"))
-            return
-        if isinstance(message, list):              # a batch (JSON-RPC 2.0; MCP 2025-03-26)
-            if not message:
-                self._send(_error(None, INVALID_REQUEST, "invalid request: an empty batch"))
-                return
-            answers = [a for a in (self.handle(m, threaded=False) for m in message) if a is not None]
-            if answers:
-                self._send(answers)
-            return
-        answer = self.handle(message)
-        if answer is not None:
-            self._send(answer)
+            if spec is None:
+                raise ToolError(f"unknown tool {name!r} (tools/list lists {', '.join(specs)})", "name")
+            arguments = spec.check(arguments)
+        except ToolError as exc:
+            log.info("refused: %s", exc.message)
+            return _error_result(exc.message, {"status": None, "message": exc.message, "field": exc.field})
+        return await _run(spec, arguments, context, self.progress_seconds)
 
-    def _send(self, message: dict | list) -> None:
-        # ASCII only: no raw newline or U+2028 can split the line for any reader.
-        data = json.dumps(message, ensure_ascii=True, separators=(",", ":")) + "\n"
-        with self._write_lock:
-            if self._closed:
-                return
-            try:
-                self._out.write(data.encode() if self._out_binary else data)
-                self._out.flush()
-            except (OSError, ValueError) as exc:        # the client went away
-                self._closed = True
-                self.log(f"stdout: {exc}; stopping")
 
-    # ---- messages --------------------------------------------------------------------
+def make_server(judge: Judge, judge_name: str = "the judge", progress_seconds: float = PROGRESS_SECONDS,
+                judge_for: Callable[[Context], Judge] | None = None) -> MCPServer:
+    """The MCP server of one judge handle. judge_for(ctx), where given, picks the handle for
+    each tool call instead (the HTTP transport: each client's own token)."""
+    specs = {s.name: s for s in _specs(judge)}
 
-    def handle(self, message: Any, threaded: bool = True) -> dict | None:
-        """One parsed message → its answer, or None (a notification, a response, or a tools/call
-        answered later from its thread). threaded=False answers a tools/call here."""
-        if not isinstance(message, dict):
-            return _error(None, INVALID_REQUEST, "invalid request: a message must be a JSON object")
-        method = message.get("method")
-        if "id" not in message:
-            if isinstance(method, str):
-                self._notification(method, message.get("params"))
-            elif "result" not in message and "error" not in message:
-                return _error(None, INVALID_REQUEST, "invalid request: no method")
-            return None                              # notifications are never answered
-        rid = message["id"]
-        if method is None and ("result" in message or "error" in message):
-            return None                              # a response: this server sends no requests
-        if isinstance(rid, bool) or not isinstance(rid, (str, int, float)):
-            return _error(None, INVALID_REQUEST, "invalid request: id must be a string or a number")
-        if message.get("jsonrpc") != "2.0":
-            return _error(rid, INVALID_REQUEST, 'invalid request: jsonrpc must be "2.0"')
-        if not isinstance(method, str):
-            return _error(rid, INVALID_REQUEST, "invalid request: method must be a string")
-        params = message.get("params")
-        if params is not None and not isinstance(params, dict):
-            return _error(rid, INVALID_PARAMS, "invalid params: params must be an object")
-        params = params or {}
-        try:
-            if method == "initialize":
-                return _result(rid, self._initialize(params))
-            if method == "ping":
-                return _result(rid, {})
-            if method == "tools/list":
-                return _result(rid, {"tools": [t.listing() for t in self.tools.values()]})
-            if method == "tools/call":
-                tool, arguments = self._tool_call(params)
-                if not threaded:
-                    return _result(rid, self._run_tool(tool, arguments))
-                self._start(rid, tool, arguments, (params.get("_meta") or {}).get("progressToken"))
-                return None
-            raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
-        except RpcError as exc:
-            return {"jsonrpc": "2.0", "id": rid, "error": exc.error()}
-        except Exception as exc:                     # a bug here must not end the session
-            self.log(f"{method}: internal error\n{traceback.format_exc()}")
-            return _error(rid, INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}")
+    def specs_for(ctx: Context | None) -> dict[str, ToolSpec]:
+        if judge_for is None or ctx is None:
+            return specs
+        return {s.name: s for s in _specs(judge_for(ctx))}
+    log.info("serving %s (MCP SDK %s)", judge_name, _sdk_version())
+    return _Server(specs_for, progress_seconds, name="hpcab", title="hpcab judge", version=__version__,
+                   instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def _notification(self, method: str, params: Any) -> None:
-        if method == "notifications/initialized":
-            self.initialized = True
-        elif method == "notifications/cancelled":
-            rid = params.get("requestId") if isinstance(params, dict) else None
-            with self._state_lock:
-                if rid in self._inflight:
-                    self._cancelled.add(rid)
-                    self.log(f"request {rid!r} cancelled: its answer will not be sent (a grading already sent to "
-                             f"the judge still runs there)")
 
-    def _initialize(self, params: dict) -> dict:
-        requested = params.get("protocolVersion")
-        if not isinstance(requested, str):
-            raise RpcError(INVALID_PARAMS, "initialize: missing protocolVersion (a string)",
-                           {"argument": "protocolVersion"})
-        self.protocol_version = requested if requested in SUPPORTED_VERSIONS else PROTOCOL_VERSION
-        info = params.get("clientInfo")
-        self.client_info = info if isinstance(info, dict) else {}
-        self.log(f"initialize from {self.client_info.get('name', '?')} {self.client_info.get('version', '')}"
-                 f" (asked for {requested}, speaking {self.protocol_version})")
-        server_info = {"name": "hpcab", "version": __version__}
-        if self.protocol_version >= "2025-06-18":
-            server_info["title"] = "hpcab judge"
-        return {"protocolVersion": self.protocol_version, "capabilities": {"tools": {}}, "serverInfo": server_info,
-                "instructions": INSTRUCTIONS}
+async def _run(spec: ToolSpec, arguments: dict, ctx: Context | None, progress_seconds: float) -> CallToolResult:
+    """Run a blocking tool in a worker thread; while it waits for the judge, report progress
+    every progress_seconds (sent only to a request that carried a progress token). A
+    cancelled call abandons its thread: a grading already sent still runs at the judge."""
+    from hpcab.client import JudgeError
+    started = time.monotonic()
 
-    def _tool_call(self, params: dict) -> tuple[Tool, dict]:
-        name = params.get("name")
-        if not isinstance(name, str):
-            raise RpcError(INVALID_PARAMS, "tools/call: missing tool name (params.name)", {"argument": "name"})
-        tool = self.tools.get(name)
-        if tool is None:
-            raise RpcError(INVALID_PARAMS, f"unknown tool: {name} (tools/list lists {', '.join(self.tools)})")
-        return tool, tool.check(params.get("arguments"))
-
-    def _start(self, rid: Any, tool: Tool, arguments: dict, progress_token: Any) -> None:
-        thread = threading.Thread(target=self._call_thread, args=(rid, tool, arguments, progress_token),
-                                  name=f"mcp-{tool.name}-{rid}", daemon=True)
-        with self._state_lock:
-            if rid in self._inflight:
-                raise RpcError(INVALID_REQUEST, f"invalid request: id {rid!r} is already in use by a running call")
-            self._inflight[rid] = thread
-        thread.start()
-
-    def _call_thread(self, rid: Any, tool: Tool, arguments: dict, progress_token: Any) -> None:
-        done = threading.Event()
-        ticker = None
-        if isinstance(progress_token, (str, int)) and not isinstance(progress_token, bool):
-            ticker = threading.Thread(target=self._progress, args=(rid, tool.name, progress_token, done), daemon=True)
-            ticker.start()
-        try:
-            answer = _result(rid, self._run_tool(tool, arguments))
-        except RpcError as exc:
-            answer = {"jsonrpc": "2.0", "id": rid, "error": exc.error()}
-        except Exception as exc:
-            self.log(f"tools/call {tool.name}: internal error\n{traceback.format_exc()}")
-            answer = _error(rid, INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}")
-        finally:
-            done.set()
-            if ticker is not None:
-                ticker.join()                        # no progress after the answer
-        with self._state_lock:
-            cancelled = rid in self._cancelled
-            self._cancelled.discard(rid)
-        if not cancelled:
-            self._send(answer)
-        with self._state_lock:
-            self._inflight.pop(rid, None)
-
-    def _progress(self, rid: Any, name: str, token: Any, done: threading.Event) -> None:
-        started = time.monotonic()
-        while not done.wait(self.progress_seconds):
-            with self._state_lock:
-                if rid in self._cancelled:
-                    return
+    async def tick() -> None:
+        while ctx is not None:
+            await anyio.sleep(progress_seconds)
             elapsed = round(time.monotonic() - started)
-            self._send({"jsonrpc": "2.0", "method": "notifications/progress",
-                        "params": {"progressToken": token, "progress": elapsed,
-                                   "message": f"{name}: waiting for the judge ({elapsed} s)"}})
+            await ctx.report_progress(elapsed, None, f"{spec.name}: waiting for the judge ({elapsed} s)")
+    outcome: Any = None
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(tick)
+            try:
+                outcome = await _in_daemon_thread(_outcome, spec.run, arguments)
+            finally:
+                tg.cancel_scope.cancel()
+    except anyio.get_cancelled_exc_class():
+        log.info("%s: cancelled after %.1f s (a grading already sent to the judge still runs there)",
+                 spec.name, time.monotonic() - started)
+        raise
+    if isinstance(outcome, (JudgeError, ToolError)):
+        if isinstance(outcome, ToolError):
+            text, detail = outcome.message, {"status": None, "message": outcome.message, "field": outcome.field}
+        else:
+            text, detail = _judge_error_text(spec.name, arguments, outcome)
+        log.info("%s: error after %.1f s: %s", spec.name, time.monotonic() - started, text)
+        return _error_result(text, detail)
+    summary, doc = outcome
+    summary = " ".join(summary.splitlines())         # one line: the JSON document follows the first newline
+    log.info("%s: %s (%.1f s)", spec.name, summary[:200], time.monotonic() - started)
+    return CallToolResult(content=[TextContent(type="text", text=summary + "\n" + json.dumps(doc, ensure_ascii=False))],
+                          structured_content=doc, is_error=False)
 
-    def _run_tool(self, tool: Tool, arguments: dict) -> dict:
-        """The tool's result; a JudgeError or a ToolError is a result with isError: true."""
-        from hpcab.client import JudgeError
-        started = time.monotonic()
+
+async def _in_daemon_thread(fn: Callable, *args: Any) -> Any:
+    """fn(*args) in a daemon thread. Not anyio's worker threads: the interpreter joins those
+    at exit, so a call abandoned at the judge (cancelled, or stdin closed) would hold the
+    process until the SDK client's SIGTERM."""
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+
+    def deliver(outcome: tuple) -> None:
+        if not future.done():                      # done: the call was cancelled
+            future.set_result(outcome)
+
+    def target() -> None:
         try:
-            summary, doc = tool.run(arguments)
-            summary = " ".join(summary.splitlines())     # one line: the JSON document follows the first newline
-        except (JudgeError, ToolError) as exc:
-            if isinstance(exc, ToolError):
-                text, detail = exc.message, {"error": {"status": None, "message": exc.message, "field": None}}
-            else:
-                text, detail = _judge_error_text(tool.name, arguments, exc)
-            self.log(f"{tool.name}: error after {time.monotonic() - started:.1f} s: {text}")
-            result = {"content": [{"type": "text", "text": text}], "isError": True}
-            if self._structured():
-                result["structuredContent"] = detail
-            return result
-        self.log(f"{tool.name}: {summary[:200]} ({time.monotonic() - started:.1f} s)")
-        result = {"content": [{"type": "text", "text": summary + "\n" + json.dumps(doc, ensure_ascii=False)}],
-                  "isError": False}
-        if self._structured():
-            result["structuredContent"] = doc
-        return result
-
-    def _structured(self) -> bool:
-        """structuredContent exists from protocol version 2025-06-18 on."""
-        return (self.protocol_version or PROTOCOL_VERSION) >= "2025-06-18"
+            outcome: tuple = (True, fn(*args))
+        except BaseException as exc:
+            outcome = (False, exc)
+        try:
+            loop.call_soon_threadsafe(deliver, outcome)
+        except RuntimeError:                       # the loop is closed: nobody waits
+            pass
+    threading.Thread(target=target, name="hpcab-mcp-call", daemon=True).start()
+    ok, value = await future
+    if not ok:
+        raise value
+    return value
 
 
-def _result(rid: Any, result: dict) -> dict:
-    return {"jsonrpc": "2.0", "id": rid, "result": result}
+def _outcome(run: Callable[[dict], tuple[str, dict]], arguments: dict) -> Any:
+    """run(arguments), or the JudgeError or ToolError it raised (the model reads those)."""
+    from hpcab.client import JudgeError
+    try:
+        return run(arguments)
+    except (JudgeError, ToolError) as exc:
+        return exc
 
 
-def _error(rid: Any, code: int, message: str, data: Any = None) -> dict:
-    return {"jsonrpc": "2.0", "id": rid, "error": RpcError(code, message, data).error()}
+def _error_result(text: str, detail: dict) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"error": detail},
+                          is_error=True)
+
+
+def _sdk_version() -> str:
+    from importlib.metadata import version
+    return version("mcp")
+
+
+# ---- the transports --------------------------------------------------------------------
+
+def serve_stdio(server: MCPServer) -> None:
+    """Until stdin ends: the MCP stdio shutdown (the client closes stdin, then waits 2 s
+    before SIGTERM). Calls still running are abandoned at once; a grading already sent
+    still runs, and is recorded, at the judge."""
+    log.info("serving over stdio")
+    try:
+        server.run("stdio")
+    except KeyboardInterrupt:
+        pass
+    log.info("stdin closed: exiting")
+
+
+def serve_http(server: MCPServer, host: str, port: int) -> None:
+    """The streamable HTTP transport at http://HOST:PORT/mcp, until SIGINT or SIGTERM."""
+    import uvicorn
+    app = server.streamable_http_app(host=host, **_http_security(host))
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    log.info("serving streamable HTTP at http://%s:%d/mcp", host, port)
+    uvicorn.Server(config).run()
+    log.info("stopped: exiting")
+
+
+def _http_security(host: str) -> dict:
+    """Loopback: the SDK's DNS-rebinding check (Host must be loopback). Another address is
+    meant to be reached from other nodes, by whatever name they know it: no Host check;
+    each request is authorized by the judge token it carries."""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return {}
+    from mcp.server.transport_security import TransportSecuritySettings
+    return {"transport_security": TransportSecuritySettings(enable_dns_rebinding_protection=False)}
+
+
+def bearer_token(ctx: Context) -> str | None:
+    """The token of an HTTP request's `Authorization: Bearer` header (None: stdio, or none sent)."""
+    headers = ctx.headers or {}
+    value = next((v for k, v in headers.items() if k.lower() == "authorization"), None)
+    if not value:
+        return None
+    scheme, _, token = value.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
