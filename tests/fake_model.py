@@ -6,13 +6,17 @@ It plays back a SCRIPT, one entry per request, and records every request it got:
 
     fake = FakeModel([reply(call("write_file", path="gemm.c", content=SRC), usage=(100, 20, 0)),
                       error(429, retry_after="0"),
+                      error(500, body=""),                      # an empty body, not JSON
+                      error(503, headers={"x-should-retry": "false", "retry-after-ms": "5"}),
                       reply(text="done")])
     ... the agent talks to fake.url ...
-    fake.requests        # the request bodies, in order (each a dict)
+    fake.requests        # the request bodies, in order (each a dict): len() counts the requests
+    fake.responses       # the status and JSON document of each answer, in order
     fake.problems        # protocol mistakes the fake noticed in the requests (should be [])
 
-An entry is reply(...) (tool calls, text, usage), error(status, ...) (an HTTP error), or
-a callable(request_body) -> one of those. A request past the end of the script is
+An entry is reply(...) (tool calls, text, usage), error(status, ...) (an HTTP error: a
+JSON error object with the message, or `body` verbatim; `headers` added), or a
+callable(request_body) -> one of those. A request past the end of the script is
 answered 400 "script exhausted". shutdown_after=N stops the server (its port then refuses
 connections) after its N-th answer.
 """
@@ -37,8 +41,11 @@ def reply(*calls: dict, text: str = "", usage: tuple | dict | None = (0, 0, 0)) 
     return {"kind": "reply", "calls": list(calls), "text": text, "usage": usage}
 
 
-def error(status: int, message: str = "scripted error", retry_after: str | None = None) -> dict:
-    return {"kind": "error", "status": status, "message": message, "retry_after": retry_after}
+def error(status: int, message: str = "scripted error", retry_after: str | None = None,
+          headers: dict[str, str] | None = None, body: str | None = None) -> dict:
+    """body: the answer verbatim (text/html) instead of {"error": {"message": ...}}."""
+    return {"kind": "error", "status": status, "message": message, "retry_after": retry_after,
+            "headers": headers or {}, "body": body}
 
 
 class FakeModel:
@@ -47,6 +54,7 @@ class FakeModel:
         assert api in ("openai", "anthropic")
         self.script, self.api, self.shutdown_after, self.model = list(script), api, shutdown_after, model
         self.requests: list[dict] = []
+        self.responses: list[tuple[int, Any]] = []      # (status, the JSON answered; None: not JSON)
         self.headers: list[dict] = []
         self.problems: list[str] = []
         self.answered = 0
@@ -104,11 +112,18 @@ class FakeModel:
             if callable(entry):
                 entry = entry(body)
             n = len(self.requests)
+        content_type = "application/json"
         if entry["kind"] == "error":
-            payload = json.dumps({"error": {"message": entry["message"], "type": "scripted"}}).encode()
-            h.send_response(entry["status"])
+            status = entry["status"]
+            if entry.get("body") is not None:
+                payload, content_type = entry["body"].encode(), "text/html"
+            else:
+                payload = json.dumps({"error": {"message": entry["message"], "type": "scripted"}}).encode()
+            h.send_response(status)
             if entry.get("retry_after") is not None:
                 h.send_header("Retry-After", entry["retry_after"])
+            for key, value in entry.get("headers", {}).items():
+                h.send_header(key, value)
         else:
             try:
                 payload, status = json.dumps(self._render(entry, n)).encode(), 200
@@ -116,7 +131,9 @@ class FakeModel:
                 self.problems.append(f"cannot render script entry {n}: {exc!r}")
                 payload, status = json.dumps({"error": {"message": f"fake: {exc!r}"}}).encode(), 400
             h.send_response(status)
-        h.send_header("Content-Type", "application/json")
+        with self._lock:
+            self.responses.append((status, json.loads(payload) if content_type == "application/json" else None))
+        h.send_header("Content-Type", content_type)
         h.send_header("Content-Length", str(len(payload)))
         h.end_headers()
         h.wfile.write(payload)
@@ -138,7 +155,8 @@ class FakeModel:
             message = {"role": "assistant", "content": text or None}
             if tool_calls:
                 message["tool_calls"] = tool_calls
-            doc = {"id": f"chatcmpl-{n}", "object": "chat.completion", "model": self.model,
+            doc = {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 1700000000 + n,
+                   "model": self.model,
                    "choices": [{"index": 0, "message": message,
                                 "finish_reason": "tool_calls" if tool_calls else "stop"}]}
             if usage is not None:
@@ -162,11 +180,17 @@ class FakeModel:
 
     def _check(self, body: dict, headers: dict) -> None:
         p = self.problems
-        for key in ("model", "messages", "tools", "max_tokens"):
+        for key in ("model", "messages", "tools"):
             if key not in body:
                 p.append(f"request {len(self.requests)}: no {key!r}")
         messages = body.get("messages") or []
         if self.api == "openai":
+            limits = [k for k in ("max_tokens", "max_completion_tokens") if k in body]
+            if len(limits) != 1:
+                p.append(f"request {len(self.requests)}: token limits {limits}, expected one")
+            # llama.cpp's servers drop tools sent without tool_choice: the model never sees them.
+            if "tools" in body and body.get("tool_choice") not in ("auto", "required", "none"):
+                p.append(f"request {len(self.requests)}: tools with tool_choice {body.get('tool_choice')!r}")
             if not messages or messages[0].get("role") != "system":
                 p.append("the first message is not the system prompt")
             pending: set[str] = set()
@@ -180,6 +204,8 @@ class FakeModel:
                     p.append(f"calls {sorted(pending)} not answered before a {m.get('role')} message")
                     pending = set()
                 if m.get("role") == "assistant":
+                    if not isinstance(m.get("content"), str):      # llama.cpp's servers answer 500
+                        p.append(f"assistant message with content {m.get('content', '(missing)')!r}")
                     for tc in m.get("tool_calls") or []:
                         try:
                             json.loads(tc["function"]["arguments"])
@@ -190,6 +216,8 @@ class FakeModel:
                 if t.get("type") != "function" or "parameters" not in t.get("function", {}):
                     p.append(f"malformed tool {t}")
         else:
+            if "max_tokens" not in body:
+                p.append(f"request {len(self.requests)}: no 'max_tokens'")
             if headers.get("anthropic-version") != "2023-06-01":
                 p.append(f"anthropic-version header {headers.get('anthropic-version')!r}")
             if "system" not in body:
@@ -241,3 +269,25 @@ def last_tool_results(body: dict, api: str = "openai") -> list[str]:
 
 
 Script = list[dict | Callable[[dict], dict]]
+
+
+def check_openai_types(requests: list[dict], answers: list[dict]) -> None:
+    """Every chat-completions body sent, and every answer, against the official `openai`
+    package's types: a body must come back equal from its request type (pydantic drops an
+    unknown key; equality also rules out a coerced value); an answer must parse as a
+    ChatCompletion."""
+    from openai.types.chat import ChatCompletion, completion_create_params
+    from pydantic import TypeAdapter
+    params = TypeAdapter(completion_create_params.CompletionCreateParamsNonStreaming)
+
+    def validated(value):
+        """The validated value with pydantic's lazy iterators (the Iterable fields) run out."""
+        if isinstance(value, dict):
+            return {k: validated(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)) or (hasattr(value, "__next__") and not isinstance(value, str)):
+            return [validated(v) for v in value]
+        return value
+    for body in requests:
+        assert validated(params.validate_python(body)) == body
+    for doc in answers:
+        ChatCompletion.model_validate(doc)

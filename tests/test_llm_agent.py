@@ -7,15 +7,19 @@ calls a model would make and check the requests as a real server would."""
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 import time
 
 import pytest
 
 from hpcab.agents.base import Budget, BudgetExhausted, Session, Task
 from hpcab.agents.llm import TOOLS, LLMAgent, ModelError, parse_options, render_prompts
+from hpcab.agents.llm_providers import Provider, ToolResult, Transport, make_provider
+from hpcab.client import JudgeError
 from hpcab.errors import InputError
-from tests.conftest import EXAMPLES
-from tests.fake_model import FakeModel, call, error, last_tool_results, reply
+from tests.conftest import EXAMPLES, ROOT
+from tests.fake_model import FakeModel, call, check_openai_types, error, last_tool_results, reply
 
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
 JUDGE_ARGS = ("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
@@ -68,6 +72,7 @@ def test_openai_round_is_graded_and_its_tokens_recorded(start_judge, tmp_path):
     assert len(fake.requests) == 3                      # the submission ended the loop
     first = fake.requests[0]
     assert first["model"] == "fake-model" and first["max_tokens"] == 4096 and first["temperature"] == 0
+    assert first["tool_choice"] == "auto" and "max_completion_tokens" not in first
     assert {t["function"]["name"] for t in first["tools"]} == {t["name"] for t in TOOLS}
     system, user = first["messages"][0]["content"], first["messages"][1]["content"]
     assert "gemm" in system and "restrict" in system and "Correctness comes first" in system
@@ -203,7 +208,8 @@ def test_429_and_5xx_are_retried(start_judge, tmp_path):
     assert len(fake.requests) == 5 and fake.requests[0] == fake.requests[1] == fake.requests[2]
     assert "# Task: `gemm`" in last_tool_results(fake.requests[3])[0]
     retries = events(tmp_path, "model_retry")
-    assert [r["attempt"] for r in retries] == [1, 2] and retries[0]["delay"] == 0
+    # Retry-After 0 asks no wait: the backoff's (0.01 s less up to a quarter), as in the openai client
+    assert [r["attempt"] for r in retries] == [1, 2] and 0.007 <= retries[0]["delay"] <= 0.01
     assert "HTTP 429: slow down" in retries[0]["error"] and "HTTP 503" in retries[1]["error"]
     assert len(session.calls) == 2          # the refused requests cost nothing, nor one without usage
     assert [e["turn"] for e in events(tmp_path, "usage_missing")] == [2]
@@ -282,3 +288,234 @@ def test_prompt_overrides_and_options(tmp_path):
         LLMAgent(model_url="http://x")
     with pytest.raises(InputError, match="max_turns"):
         LLMAgent(model_url="http://x", model_name="m", max_turns="many")
+
+
+# ---- the request bodies, at the provider (no judge) --------------------------------------
+
+def provider_for(fake: FakeModel, **kw) -> Provider:
+    kw.setdefault("backoff", 0.001)
+    provider = make_provider(fake.api, fake.url, "fake-model", None, **kw)
+    provider.start("the system prompt", "the task")
+    return provider
+
+
+def converse(provider: Provider, turns: int) -> None:
+    """turns model calls, each reply's tool calls answered (a reply without one: a nudge)."""
+    for _ in range(turns):
+        answer = provider.complete(TOOLS)
+        provider.add_reply(answer)
+        if answer.tool_calls:
+            provider.add_tool_results([ToolResult(c.id, f"ran {c.name}") for c in answer.tool_calls])
+        else:
+            provider.add_user("call a tool")
+
+
+def test_openai_bodies_carry_tool_choice_and_a_string_content_beside_tool_calls():
+    script = [reply(call("read_task")), reply(call("read_file", path="a.c"), text="Reading."), reply(text="done")]
+    with FakeModel(script) as fake:
+        converse(provider_for(fake), 3)
+    assert fake.problems == []          # which include: content a string, tool_choice with the tools
+    first, second, third = fake.requests
+    assert first["tool_choice"] == "auto" and first["temperature"] == 0 and first["max_tokens"] == 4096
+    assert second["messages"][2] == {"role": "assistant", "content": "", "tool_calls": [
+        {"id": "call_1_0", "type": "function", "function": {"name": "read_task", "arguments": "{}"}}]}
+    assert third["messages"][4]["content"] == "Reading."
+    for choice in ("required", "none"):
+        with FakeModel([reply(text="ok")]) as fake:
+            provider_for(fake, tool_choice=choice).complete(TOOLS)
+        assert fake.requests[0]["tool_choice"] == choice and fake.problems == []
+    with pytest.raises(ValueError, match="tool_choice 'sometimes'"):
+        provider_for(fake, tool_choice="sometimes")
+
+
+def test_tool_schemas_name_the_tasks_flag_sets_and_with_list_files_the_files(start_judge, tmp_path):
+    """A server that decodes under the schema (llama.cpp) cannot then invent a flag set, or,
+    with list_files, a file that is not there."""
+    judge = start_judge(*JUDGE_ARGS)
+    flagsets = sorted(judge.client().task("gemm")["flagsets"])
+    for list_files in (False, True):
+        session = make_session(judge, tmp_path / f"list{list_files}")
+        script = [reply(call("write_file", path="gemm.c", content=GEMM_C)), reply(call("read_task"))]
+        with FakeModel(script) as fake:
+            make_agent(fake, list_files=list_files, max_turns=2).solve(session.task, session)
+        before, after = ({t["function"]["name"]: t["function"]["parameters"]["properties"] for t in r["tools"]}
+                         for r in fake.requests)
+        assert before["score"]["flagset"]["enum"] == after["submit"]["flagset"]["enum"] == flagsets
+        assert "enum" not in before["score"]["path"]                 # no file yet: any path
+        assert "enum" not in after["write_file"]["path"]
+        for tool in ("read_file", "score", "submit"):
+            assert after[tool]["path"].get("enum") == (["gemm.c"] if list_files else None)
+
+
+def test_temperature_can_be_omitted_and_the_limit_sent_as_max_completion_tokens():
+    with FakeModel([reply(text="ok")]) as fake:
+        provider_for(fake, temperature=None, max_tokens_field="max_completion_tokens", max_tokens=99).complete(TOOLS)
+    [body] = fake.requests
+    assert "temperature" not in body and "max_tokens" not in body and body["max_completion_tokens"] == 99
+    assert fake.problems == []
+    cfg = parse_options({"model_url": "http://x", "model_name": "m", "temperature": "omit",
+                         "max_tokens_field": "max_completion_tokens", "tool_choice": "required"})
+    assert (cfg["temperature"], cfg["max_tokens_field"], cfg["tool_choice"]) == \
+        (None, "max_completion_tokens", "required")
+    assert parse_options({"model_url": "http://x", "model_name": "m", "temperature": "default"})["temperature"] is None
+    defaults = parse_options({"model_url": "http://x", "model_name": "m"})
+    assert (defaults["temperature"], defaults["max_tokens_field"], defaults["tool_choice"], defaults["retries"],
+            defaults["backoff"]) == (0.0, "max_tokens", "auto", 2, 0.5)
+
+
+def test_anthropic_tool_choice_and_omitted_temperature():
+    expected = {"auto": None, "required": {"type": "any"}, "none": {"type": "none"}}
+    for choice, wire in expected.items():
+        with FakeModel([reply(text="ok")], api="anthropic") as fake:
+            provider_for(fake, tool_choice=choice, temperature=None).complete(TOOLS)
+        [body] = fake.requests
+        assert body.get("tool_choice") == wire and "temperature" not in body and body["max_tokens"] == 4096
+        assert fake.problems == []
+
+
+# ---- the retry policy --------------------------------------------------------------------
+
+def test_a_500_with_a_json_error_is_sent_once_and_named():
+    message = "Input should be a valid string: body.messages.2.content"
+    with FakeModel([error(500, message), reply(text="never")]) as fake:
+        provider = provider_for(fake, retries=5)
+        with pytest.raises(ModelError) as err:
+            provider.complete(TOOLS)
+    assert len(fake.requests) == 1
+    text = str(err.value)
+    assert f"{fake.url}/chat/completions" in text and "HTTP 500" in text and message in text
+    assert "not retried" in text
+
+
+def test_other_server_errors_are_retried_with_the_same_body():
+    retries: list[dict] = []
+    script = [error(503, "overloaded"), error(500, body=""), error(502, body="<html>Bad Gateway</html>"),
+              error(504, "upstream timeout"), error(408), error(409), reply(text="ok")]
+    with FakeModel(script) as fake:
+        answer = provider_for(fake, retries=6, on_retry=retries.append).complete(TOOLS)
+    assert answer.text == "ok" and len(fake.requests) == 7
+    assert all(body == fake.requests[0] for body in fake.requests)
+    assert [r["attempt"] for r in retries] == [1, 2, 3, 4, 5, 6] and "HTTP 502: <html>" in retries[2]["error"]
+    # the default: 2 retries
+    with FakeModel([error(503)] * 4) as fake:
+        with pytest.raises(ModelError, match=r"failed 3 time\(s\) in a row \(retries=2\); last: HTTP 503"):
+            provider_for(fake).complete(TOOLS)
+    assert len(fake.requests) == 3
+
+
+def test_x_should_retry_decides():
+    with FakeModel([error(503, "down", headers={"x-should-retry": "false"}), reply(text="never")]) as fake:
+        with pytest.raises(ModelError, match="HTTP 503: down.*x-should-retry: false"):
+            provider_for(fake, retries=5).complete(TOOLS)
+    assert len(fake.requests) == 1
+    # true: even a status that would not be retried, even a 500 that names its error
+    script = [error(400, "try again", headers={"x-should-retry": "true"}),
+              error(500, "transient", headers={"x-should-retry": "true"}), reply(text="ok")]
+    with FakeModel(script) as fake:
+        assert provider_for(fake).complete(TOOLS).text == "ok"
+    assert len(fake.requests) == 3
+
+
+def test_retry_after_ms_and_retry_after_are_honoured():
+    retries: list[dict] = []
+    script = [error(429, headers={"retry-after-ms": "7", "Retry-After": "100"}), error(503, retry_after="0.02"),
+              reply(text="ok")]
+    with FakeModel(script) as fake:
+        started = time.monotonic()
+        # a backoff of 30 s: the test would take a minute if the server's delays were not used
+        assert provider_for(fake, backoff=30, on_retry=retries.append).complete(TOOLS).text == "ok"
+    assert time.monotonic() - started < 10
+    assert [r["delay"] for r in retries] == [0.007, 0.02]
+    # a server that asks for more than 120 s is not retried
+    with FakeModel([error(429, "quota", retry_after="121"), reply(text="never")]) as fake:
+        with pytest.raises(ModelError, match="HTTP 429: quota and asks to wait 121 s"):
+            provider_for(fake).complete(TOOLS)
+    assert len(fake.requests) == 1
+
+
+def test_backoff_doubles_to_its_cap_less_a_random_quarter():
+    delays: list[float] = []
+    with FakeModel([error(503)] * 6) as fake:
+        transport = Transport(f"{fake.url}/chat/completions", {}, retries=5, backoff=1.0, sleep=delays.append)
+        with pytest.raises(ModelError, match=r"failed 6 time\(s\)"):
+            transport.post({"model": "m", "messages": [], "max_tokens": 1, "tools": []})
+    for delay, full in zip(delays, (1, 2, 4, 8, 8), strict=True):
+        assert 0.75 * full <= delay <= full
+
+
+# ---- usage errors and the score count -----------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (("--model", "/v1"), "--model: '/v1': not an http(s) URL with a host; expected the model server's base URL, "
+                         "an http(s) URL such as http://127.0.0.1:8000/v1"),
+    (("--model", "localhost:8000/v1"), "--model: 'localhost:8000/v1': not an http(s) URL"),
+    (("--model", "http://x", "--option", "tool_choice=sometimes"),
+     "agent llm: tool_choice: expected one of auto, required, none, got 'sometimes'"),
+    (("--model", "http://x", "--option", "temperature=warm"), "agent llm: temperature: expected a number, or omit"),
+    (("--model", "http://x", "--option", "max_tokens_field=max_toks"),
+     "agent llm: max_tokens_field: expected one of max_tokens, max_completion_tokens, got 'max_toks'"),
+])
+def test_bad_model_url_and_llm_options_are_usage_errors(tmp_path, args, message):
+    out = tmp_path / "run"
+    # A judge URL nothing listens on: a run that got as far as the judge would say so.
+    proc = subprocess.run([sys.executable, "-m", "hpcab", "agent", "llm", *args, "--model-name", "m",
+                           "--judge", "http://127.0.0.1:9", "--kernels", "gemm", "--out", str(out), "--no-progress"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, env=dict(os.environ, COLUMNS="300"))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert message in " ".join(proc.stderr.split()) and "judge" not in proc.stderr
+    assert not out.exists()
+
+
+def test_only_scores_the_judge_charged_are_counted(start_judge, tmp_path):
+    judge = start_judge(*JUDGE_ARGS)
+    session = make_session(judge, tmp_path, Budget(submissions=1, scores=2))
+    with pytest.raises(JudgeError) as refused:
+        session.score(GEMM_C, "c", flagset="no-such-flagset")
+    assert refused.value.status == 400 and session.scores == 0 and session.remaining()["scores"] == 2
+    assert session.score(GEMM_C, "c")["correct"] is True and session.scores == 1
+    conn = sqlite3.connect(judge.db)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM scores").fetchone()[0] == 1       # what the judge charged
+    finally:
+        conn.close()
+
+    # A failure inside the judge while grading is charged (docs/judge_api.md, "Charging"); a
+    # grading worker that died, or a refusal, is not.
+    from hpcab.judge.service import failure_message
+
+    class FailingJudge:
+        def __init__(self, *errors):
+            self.errors = list(errors)
+
+        def score(self, *args):
+            raise self.errors.pop(0)
+
+    failing = FailingJudge(JudgeError(500, failure_message("score", "0" * 32)),
+                           JudgeError(500, "the judge's grading worker died while grading this; it was not graded"),
+                           JudgeError(403, "agent 'a' has spent its score budget (3)"),
+                           JudgeError(503, "the judge is stopping"))
+    session = Session(failing, session.task, Budget(scores=2))
+    for _ in range(4):
+        with pytest.raises(JudgeError):
+            session.score(GEMM_C, "c")
+    assert session.scores == 1
+
+
+def test_requests_and_answers_match_the_official_openai_types(start_judge, tmp_path):
+    pytest.importorskip("openai")
+    judge = start_judge(*JUDGE_ARGS)
+    runs = [({}, [reply(call("write_file", path="gemm.c", content=GEMM_C), text="Writing it."),
+                  reply(call("read_file", path="gemm.c"), call("write_file", _raw='{"path": "x.c", "cont')),
+                  reply(text="Let me think."),
+                  reply(call("score", path="gemm.c"), usage=None),
+                  reply(call("submit", path="gemm.c"))]),
+            ({"tool_choice": "required", "temperature": "omit", "max_tokens_field": "max_completion_tokens",
+              "max_turns": 2}, [reply(call("read_task"))] * 2)]
+    for n, (options, script) in enumerate(runs):
+        session = make_session(judge, tmp_path / f"run{n}")
+        with FakeModel(script) as fake:
+            make_agent(fake, **options).solve(session.task, session)
+        assert fake.problems == [] and len(fake.requests) == len(script)
+        assert all(status == 200 for status, _ in fake.responses)
+        check_openai_types(fake.requests, [doc for _, doc in fake.responses])
+    assert session.submissions == [] and "temperature" not in fake.requests[0]

@@ -23,6 +23,8 @@ from typing import Any, Protocol
 
 import attrs
 
+from hpcab.client import JudgeError
+
 
 class BudgetExhausted(Exception):
     """The task's budget does not allow this call; the task ends."""
@@ -150,8 +152,13 @@ class Session:
         self.check(" before this score")
         if not self.can_score:
             raise BudgetExhausted(f"score budget of {self.budget.scores} spent")
-        self.scores += 1
-        doc = self.judge.score(self.task.kernel, source, language, flagset, label, compiler)
+        try:
+            doc = self.judge.score(self.task.kernel, source, language, flagset, label, compiler)
+        except JudgeError as exc:
+            if charged(exc):
+                self.scores += 1
+            raise
+        self.scores += 1            # counted once the judge charged it, as its scores_used does
         self.score_docs.append(doc)
         self.log({"event": "score", "language": language, "flagset": flagset, "label": label,
                    "status": doc.get("status"), "speedup": speedup_of(doc)})
@@ -191,6 +198,15 @@ class Session:
         record = {"time": round(self.elapsed, 3), "kernel": self.task.kernel, **record}
         with self._lock, open(self.log_path, "a") as f:
             f.write(json.dumps(record) + "\n")
+
+
+def charged(exc: JudgeError) -> bool:
+    """Whether the judge charged the score it answered with exc (docs/judge_api.md, "Charging"):
+    only when the grading failed inside the judge, a 500 carrying the message of
+    hpcab.judge.service.failure_message (tests/test_llm_agent.py ties the two). A refusal
+    (400, 403, 409, 429, 503) or a grading worker that died (500) is not charged. No answer
+    at all (status None): not known, so not counted; the runner ends the run there."""
+    return exc.status == 500 and "It is charged to the score budget" in exc.message
 
 
 def usage_document(calls: list[ModelCall], wall_seconds: float) -> dict:

@@ -16,10 +16,25 @@ Two wire formats, one conversation interface:
   as `tool_use` content blocks, results as `tool_result` blocks of the next user message,
   headers `x-api-key` and `anthropic-version: 2023-06-01`.
 
-Transport: 429, 5xx, connection resets and timeouts are retried with exponential backoff
-and jitter (a Retry-After header is honoured), at most `retries` times; any other 4xx, a
-refused connection before the endpoint has ever answered, or the retries spent raise
-ModelError naming the URL. Usage is mapped to hpcab.agents.base.ModelCall as
+Transport: the retry policy of the official `openai` Python client, and one rule more.
+
+* Retried, at most `retries` times (default 2): HTTP 408, 409, 429 and >= 500, connection
+  resets and timeouts.
+* The delay: what the server asks in `retry-after-ms` or `retry-after` (seconds or an HTTP
+  date) when that is above 0 and at most 120 s; else exponential backoff with jitter,
+  `backoff` (0.5 s) doubling with each retry up to 8 s, less a random 0-25 %. A server
+  asking for more than 120 s is not retried.
+* `x-should-retry: true` retries whatever the status (a wait over 120 s aside);
+  `x-should-retry: false` never.
+* Not retried, unless `x-should-retry: true`: another 4xx, and a 500 whose answer is a JSON
+  error with a message: the server parsed the request and failed on it, and the identical
+  body would fail again (llama.cpp's servers answer a malformed request so). A 502, 503 or
+  504, or a 500 with an empty or HTML body, is retried.
+* Never retried: a refused connection before the endpoint has ever answered (nothing
+  listens there), an untrusted TLS certificate.
+
+A request not retried, or the retries spent, raise ModelError naming the URL, the status
+and the server's message. Usage is mapped to hpcab.agents.base.ModelCall as
 docs/token_accounting.md says.
 """
 
@@ -30,6 +45,7 @@ import email.utils
 import http.client
 import json
 import logging
+import math
 import random
 import socket
 import ssl
@@ -46,7 +62,15 @@ from hpcab.errors import HpcabError
 log = logging.getLogger("hpcab.agents.llm")
 
 ANTHROPIC_VERSION = "2023-06-01"
-MAX_RETRY_AFTER = 300.0         # a Retry-After longer than this is cut to it
+# The official openai client's retry constants (openai/_constants.py).
+DEFAULT_RETRIES = 2
+INITIAL_BACKOFF = 0.5           # s, the first retry's delay; doubles with each retry
+MAX_BACKOFF = 8.0
+MAX_RETRY_AFTER = 120.0         # a server asking to wait longer than this is not retried
+RETRIED_STATUSES = (408, 409, 429)      # and every status >= 500
+TOOL_CHOICES = ("auto", "required", "none")
+ANTHROPIC_TOOL_CHOICE = {"auto": "auto", "required": "any", "none": "none"}
+MAX_TOKENS_FIELDS = ("max_tokens", "max_completion_tokens")
 
 
 class ModelError(HpcabError):
@@ -87,9 +111,9 @@ class Transport:
     url: str
     headers: dict[str, str]
     timeout: float = 300.0
-    retries: int = 5
-    backoff: float = 1.0            # the first retry's delay (s) without Retry-After; doubles
-    max_backoff: float = 60.0
+    retries: int = DEFAULT_RETRIES
+    backoff: float = INITIAL_BACKOFF    # the first retry's delay (s) without retry-after; doubles
+    max_backoff: float = MAX_BACKOFF
     on_retry: Callable[[dict], None] | None = None
     sleep: Callable[[float], None] = time.sleep
     answered: bool = False          # has this endpoint ever answered (any HTTP status)?
@@ -102,7 +126,7 @@ class Transport:
             req = urllib.request.Request(self.url, data=data, method="POST",
                                          headers={"Content-Type": "application/json", **self.headers})
             started = time.monotonic()
-            delay: float | None = None
+            wait: float | None = None
             try:
                 with urllib.request.urlopen(req, timeout=self.timeout) as resp:
                     raw = resp.read()
@@ -110,11 +134,12 @@ class Transport:
                 return _decode(self.url, raw), time.monotonic() - started
             except urllib.error.HTTPError as exc:
                 self.answered = True
-                message = _error_message(exc)
-                if exc.code != 429 and exc.code < 500:
-                    raise ModelError(f"the model endpoint {self.url} answered HTTP {exc.code}: {message}") from None
+                message, parsed = _error_message(exc)
                 what = f"HTTP {exc.code}: {message}"
-                delay = _retry_after(exc.headers.get("Retry-After"))
+                wait = _retry_after(exc.headers)
+                refusal = _not_retried(exc.code, exc.headers, wait, parsed)
+                if refusal is not None:
+                    raise ModelError(f"the model endpoint {self.url} answered {what}{refusal}") from None
             except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
                 reason = getattr(exc, "reason", exc)
                 if not self.answered and isinstance(reason, (ConnectionRefusedError, socket.gaierror)):
@@ -127,13 +152,31 @@ class Transport:
             if attempt > self.retries:
                 raise ModelError(f"the model endpoint {self.url} failed {attempt} time(s) in a row "
                                  f"(retries={self.retries}); last: {what}")
-            if delay is None:
-                delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1)) * random.uniform(0.5, 1.5)
+            if wait is not None and 0 < wait <= MAX_RETRY_AFTER:
+                delay = wait
+            else:           # the openai client's jitter: up to a quarter off, never more
+                delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1)) * (1 - 0.25 * random.random())
             log.warning("model endpoint %s: %s; retry %d/%d in %.1f s", self.url, what, attempt, self.retries, delay)
             if self.on_retry:
                 self.on_retry({"event": "model_retry", "url": self.url, "attempt": attempt, "error": what,
                                "delay": round(delay, 3)})
             self.sleep(delay)
+
+
+def _not_retried(status: int, headers, wait: float | None, parsed: bool) -> str | None:
+    """None: retry this HTTP error answer; else not, and the end of the error message saying why."""
+    if wait is not None and wait > MAX_RETRY_AFTER:
+        return f" and asks to wait {wait:.0f} s, more than {MAX_RETRY_AFTER:.0f} s (not retried)"
+    flag = (headers.get("x-should-retry") or "").strip().lower()
+    if flag == "true":              # the server says, either way
+        return None
+    if flag == "false":
+        return " (not retried: x-should-retry: false)"
+    if status == 500 and parsed:
+        return " (not retried: the server parsed the request and failed on it; the same request would fail again)"
+    if status in RETRIED_STATUSES or status >= 500:
+        return None
+    return ""
 
 
 def _decode(url: str, raw: bytes) -> dict:
@@ -146,32 +189,42 @@ def _decode(url: str, raw: bytes) -> dict:
     return doc
 
 
-def _error_message(exc: urllib.error.HTTPError) -> str:
+def _error_message(exc: urllib.error.HTTPError) -> tuple[str, bool]:
+    """The server's error message, and whether it came as a JSON error with a message
+    (the server parsed the request) rather than an empty, HTML or text body (a proxy, a crash)."""
     try:
         raw = exc.read()
     except OSError:
         raw = b""
     try:
         doc = json.loads(raw)
-        err = doc.get("error", doc) if isinstance(doc, dict) else doc
-        if isinstance(err, dict):
-            return str(err.get("message") or err)[:2000]
-        return str(err)[:2000]
     except ValueError:
-        return raw.decode(errors="replace").strip()[:2000] or str(exc.reason)
+        return raw.decode(errors="replace").strip()[:2000] or str(exc.reason), False
+    err = doc.get("error", doc) if isinstance(doc, dict) else doc
+    if isinstance(err, dict):
+        message = err.get("message") or err.get("detail")
+        return str(message or err)[:2000], isinstance(message, str) and bool(message.strip())
+    return str(err)[:2000], isinstance(doc, dict) and isinstance(err, str) and bool(err.strip())
 
 
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
+def _retry_after(headers) -> float | None:
+    """The seconds the server asks to wait: retry-after-ms, else retry-after (seconds or an
+    HTTP date); None when it asks nothing readable."""
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
         try:
-            seconds = email.utils.parsedate_to_datetime(value).timestamp() - time.time()
-        except (TypeError, ValueError):
-            return None
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+            seconds = float(value) / scale
+        except ValueError:
+            continue
+        if math.isnan(seconds):
+            continue
+        return min(seconds, MAX_RETRY_AFTER + 1)     # inf, or an overflow: too long
+    try:
+        return email.utils.parsedate_to_datetime(headers.get("retry-after")).timestamp() - time.time()
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 def _int(value: Any) -> int:
@@ -185,11 +238,18 @@ class Provider:
     api = "?"
 
     def __init__(self, model_url: str, model_name: str, api_key: str | None = None, *, max_tokens: int = 4096,
-                 temperature: float = 0.0, timeout: float = 300.0, retries: int = 5, backoff: float = 1.0,
-                 on_retry: Callable[[dict], None] | None = None, prompt_cache: bool = True,
-                 max_tokens_field: str = "max_tokens"):
+                 temperature: float | None = 0.0, timeout: float = 300.0, retries: int = DEFAULT_RETRIES,
+                 backoff: float = INITIAL_BACKOFF, on_retry: Callable[[dict], None] | None = None,
+                 prompt_cache: bool = True, max_tokens_field: str = "max_tokens", tool_choice: str = "auto"):
+        """temperature None: none sent (the server's default; OpenAI's reasoning models take
+        no other); max_tokens_field: the OpenAI body's name for max_tokens; tool_choice:
+        auto, required or none, sent whenever tools are."""
+        if tool_choice not in TOOL_CHOICES:
+            raise ValueError(f"tool_choice {tool_choice!r}; expected one of {', '.join(TOOL_CHOICES)}")
+        if max_tokens_field not in MAX_TOKENS_FIELDS:
+            raise ValueError(f"max_tokens_field {max_tokens_field!r}; expected one of {', '.join(MAX_TOKENS_FIELDS)}")
         self.model = model_name
-        self.max_tokens_field = max_tokens_field
+        self.max_tokens_field, self.tool_choice = max_tokens_field, tool_choice
         self.max_tokens, self.temperature, self.prompt_cache = max_tokens, temperature, prompt_cache
         self.transport = Transport(self.endpoint(model_url), self.auth_headers(api_key), timeout, retries, backoff,
                                    on_retry=on_retry)
@@ -245,9 +305,13 @@ class OpenAIChat(Provider):
         self.messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def complete(self, tools: list[dict]) -> Reply:
-        body = {"model": self.model, "messages": self.messages, self.max_tokens_field: self.max_tokens,
-                "temperature": self.temperature,
-                "tools": [{"type": "function", "function": t} for t in tools]}
+        body: dict = {"model": self.model, "messages": self.messages, self.max_tokens_field: self.max_tokens}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if tools:
+            # tool_choice always: without it llama.cpp's servers drop the tools unseen.
+            body["tools"] = [{"type": "function", "function": t} for t in tools]
+            body["tool_choice"] = self.tool_choice
         doc, seconds = self.transport.post(body)
         choices = doc.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -267,7 +331,9 @@ class OpenAIChat(Provider):
             # arguments and would refuse the whole request; the tool error tells the model.
             wire_calls.append({"id": call_id, "type": "function",
                                "function": {"name": name, "arguments": json.dumps(args) if args is not None else "{}"}})
-        message: dict = {"role": "assistant", "content": text or (None if wire_calls else "")}
+        # "" and never null, even beside tool calls: llama.cpp's servers answer 500 to a null
+        # or missing content, and OpenAI takes "".
+        message: dict = {"role": "assistant", "content": text}
         if wire_calls:
             message["tool_calls"] = wire_calls
         usage = doc.get("usage")
@@ -312,10 +378,14 @@ class AnthropicMessages(Provider):
             # conversation so far; the provider bills cache reads far below fresh input.
             system = [{"type": "text", "text": self.system, "cache_control": {"type": "ephemeral"}}]
             messages = _with_cache_breakpoint(self.messages)
-        body = {"model": self.model, "max_tokens": self.max_tokens, "temperature": self.temperature,
-                "system": system, "messages": messages,
-                "tools": [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
-                          for t in tools]}
+        body: dict = {"model": self.model, "max_tokens": self.max_tokens, "system": system, "messages": messages}
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        if tools:
+            body["tools"] = [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+                             for t in tools]
+            if self.tool_choice != "auto":      # auto is the API's default
+                body["tool_choice"] = {"type": ANTHROPIC_TOOL_CHOICE[self.tool_choice]}
         doc, seconds = self.transport.post(body)
         content = doc.get("content")
         if not isinstance(content, list):
@@ -382,6 +452,18 @@ def _parse_arguments(raw: Any) -> tuple[dict | None, str | None]:
     if not isinstance(value, dict):
         return None, f"the arguments are JSON but not an object: {raw[:200]!r}"
     return value, None
+
+
+def url_problem(url: str) -> str | None:
+    """Why url cannot be a model server's base URL; None: it can."""
+    parts = urllib.parse.urlsplit(url.strip())
+    try:
+        parts.port                      # raises on a port that is not a number
+    except ValueError as exc:
+        return str(exc)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "not an http(s) URL with a host"
+    return None
 
 
 PROVIDERS: dict[str, type[Provider]] = {"openai": OpenAIChat, "anthropic": AnthropicMessages}
