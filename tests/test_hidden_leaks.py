@@ -208,12 +208,17 @@ def test_a_wrong_answer_that_encodes_the_hidden_sizes_shows_only_its_status(judg
     assert "incorrect" in edge_row and not any(ch.isdigit() for ch in edge_row), edge_row
 
     # ... and through the MCP server's submit tool (its summary line and its document).
-    from hpcab.mcp import McpServer
-    server = McpServer(judge.client(timeout=300, reconnect_seconds=5), log=lambda _msg: None)
-    answer = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "submit", "arguments": {"kernel": "gemm", "source": SIZES_IN_ERROR, "language": "c"}}},
-        threaded=False)
-    result = answer["result"]
+    import anyio
+    from mcp import Client
+
+    from hpcab.mcp import make_server
+    server = make_server(judge.client(timeout=300, reconnect_seconds=5))
+
+    async def submit_over_mcp():
+        async with Client(server) as c:        # the SDK's own client, in process
+            return await c.call_tool("submit", {"kernel": "gemm", "source": SIZES_IN_ERROR, "language": "c"})
+    answer = anyio.run(submit_over_mcp)
+    result = answer.model_dump(by_alias=True, mode="json")
     assert result["isError"] is False
     text = result["content"][0]["text"]
     mcp_doc = json.loads(text.split("\n", 1)[1])
