@@ -108,25 +108,6 @@ _SOURCE_ARGS = {
 }
 
 
-_KERNEL = {"type": "string", "minLength": 1,
-           "description": "The kernel's name (e.g. gemm) or its full id "
-                          "(scientific_computing/dense_linear_algebra/gemm), as list_kernels gives them."}
-_SOURCE_ARGS = {
-    "kernel": _KERNEL,
-    "language": {"type": "string",
-                 "description": "The source's language, one of the task's languages. Default: from the path's suffix "
-                                "(.c, .cpp/.cc/.cxx, .f90/.f, .cu, ...) when path is given, else c."},
-    "source": {"type": "string", "minLength": 1,
-               "description": "The whole source file as text. Give either source or path, not both."},
-    "path": {"type": "string", "minLength": 1,
-             "description": "A source file on the machine this MCP server runs on, read by the server (absolute, or "
-                            "relative to the server's working directory). Give either source or path, not both."},
-    "flagset": {"type": "string", "minLength": 1,
-                "description": "A compiler flag set named in the task's flagsets (default: the task's default_flagset, "
-                               "usually opt). Raw compiler flags are not accepted."},
-}
-
-
 @dataclass
 class ToolSpec:
     """One tool: what tools/list shows, and the argument rules checked before it runs."""
