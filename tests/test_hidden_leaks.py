@@ -203,8 +203,9 @@ def test_a_wrong_answer_that_encodes_the_hidden_sizes_shows_only_its_status(judg
     assert out.returncode == 1, out.stdout + out.stderr
     assert f"hidden-S-edge: {HIDDEN_MESSAGES['incorrect']}" in out.stdout
     assert_nowhere(out.stdout, encoded(sizes), spelled_sizes(sizes))
-    # Its table row (the case column may wrap "[hidden]" onto the next line): status and dashes.
-    edge_row = next(line for line in out.stdout.splitlines() if "hidden-S-edge" in line and "│" in line)
+    # Its table row: status and dashes. The console is 160 columns when piped, whatever COLUMNS
+    # says, so the case column may wrap its label ("hidden-S-" / "edge") or "[hidden]".
+    edge_row = next(line for line in out.stdout.splitlines() if "hidden-S-" in line and "│" in line)
     assert "incorrect" in edge_row and not any(ch.isdigit() for ch in edge_row), edge_row
 
     # ... and through the MCP server's submit tool (its summary line and its document).
