@@ -79,6 +79,10 @@ class ToolError(Exception):
         super().__init__(message)
         self.message, self.field = message, field_
 
+    def detail(self) -> dict:
+        """The result's structuredContent error: refused here, so no judge status."""
+        return {"status": None, "message": self.message, "field": self.field}
+
 
 # ---- the tools -------------------------------------------------------------------------
 
@@ -318,7 +322,7 @@ class _Server(MCPServer):
             arguments = spec.check(arguments)
         except ToolError as exc:
             log.info("refused: %s", exc.message)
-            return _error_result(exc.message, {"status": None, "message": exc.message, "field": exc.field})
+            return _error_result(exc.message, exc.detail())
         return await _run(spec, arguments, context, self.progress_seconds)
 
 
@@ -363,7 +367,7 @@ async def _run(spec: ToolSpec, arguments: dict, ctx: Context | None, progress_se
         raise
     if isinstance(outcome, (JudgeError, ToolError)):
         if isinstance(outcome, ToolError):
-            text, detail = outcome.message, {"status": None, "message": outcome.message, "field": outcome.field}
+            text, detail = outcome.message, outcome.detail()
         else:
             text, detail = _judge_error_text(spec.name, arguments, outcome)
         log.info("%s: error after %.1f s: %s", spec.name, time.monotonic() - started, text)
