@@ -134,7 +134,7 @@ class RunResult:
     fresh: dict[str, list[bool]] = attrs.field(factory=dict)           # whether that set was new to every target
     # The candidate's answers, checked by the driver: {"correct", "message", "check"} (None: no candidate).
     verdict: dict | None = None
-    memo: str = ""            # a confirmed memo (implausible), else ""
+    memo: str = ""            # confirmed: faster on a set it had seen than on new ones (how much), else ""
     cpu: str = ""             # CPU time used outside its calls (implausible), else ""
     timer_overhead_ns: float | None = None      # a round trip to a runner that does nothing (median)
     cpu_excess_ns: int | None = None
@@ -142,6 +142,7 @@ class RunResult:
     candidate_ping_ns: float | None = None      # the same round trip through the candidate's own loop
     durations: dict[str, float] = attrs.field(factory=dict)
     timer_overhead_c_ns: float | None = None    # the round trip of a trusted C runner (subtracted from C targets)
+    memo_seen_ns: float | None = None           # with memo: the candidate's median call on the repeated set
 
 
 def _limits():
@@ -234,7 +235,7 @@ def _drive(job: dict, policy: Policy) -> RunResult:
                      time.monotonic() - started, r["target_errors"], r["failed_target"], r["failed_phase"],
                      r["sample_sets"], r["fresh"], r["verdict"], r["memo"], r["cpu"], r["timer_overhead_ns"],
                      r["cpu_excess_ns"], r["freezer"], r["candidate_ping_ns"], r["durations"],
-                     timer_overhead_c_ns=r["timer_overhead_c_ns"])
+                     timer_overhead_c_ns=r["timer_overhead_c_ns"], memo_seen_ns=r["memo_seen_ns"])
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

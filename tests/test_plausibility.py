@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import attrs
+import numpy as np
 import pytest
 
 from rich.console import Console
@@ -83,7 +84,7 @@ def test_an_implausible_grade_waits_for_a_review(corpus, toolchains, fast_policy
     assert (row["verdict"], row["note"]) == ("rejected", "copied answers")
 
 
-def test_a_memo_is_flagged_only_when_a_confirmation_on_new_sets_agrees():
+def test_faster_on_seen_sets_is_confirmed_only_when_pairs_on_new_sets_agree():
     from hpcab.driver import _memo_confirmed, _memo_suspect
 
     # Rounds repeat input sets only once generating new ones got costly. A busy stretch of
@@ -92,13 +93,49 @@ def test_a_memo_is_flagged_only_when_a_confirmation_on_new_sets_agrees():
     busy_start = [90_000] * 8 + [30_000] * 20
     assert _memo_suspect(busy_start, fresh)
     # ... but the confirmation pairs a new set with a seen one, next to each other in time:
-    # honest code takes as long on both, so nothing is flagged.
-    assert _memo_confirmed([(31_000, 30_000), (29_500, 30_500), (30_000, 29_000)] * 2) == ""
-    # A memo: slow on every new set, fast on every seen one, also pair by pair.
-    assert "answers remembered" in _memo_confirmed([(90_000, 1_000)] * 6)
-    # Too short to tell: never flagged.
-    assert _memo_confirmed([(9_000, 100)] * 6) == ""
+    # honest code takes as long on both, so nothing is confirmed.
+    assert _memo_confirmed([(31_000, 30_000), (29_500, 30_500), (30_000, 29_000)] * 2) == ("", None)
+    # Slow on every new set, fast on every seen one, also pair by pair: confirmed, with the
+    # median call on the seen set (what the grade compares with the roofline).
+    seen, seen_ns = _memo_confirmed([(90_000, 1_000)] * 5 + [(90_000, 2_000)])
+    assert "already seen took 1 µs" in seen and "90× less" in seen and seen_ns == 1_000
+    # Too short to tell: never confirmed.
+    assert _memo_confirmed([(9_000, 100)] * 6) == ("", None)
     assert not _memo_suspect([90_000] * 10, [True] * 10)
+
+
+def test_a_run_faster_on_seen_sets_keeps_only_the_rounds_on_new_sets():
+    from hpcab.grade import _new_sets_only
+    from hpcab.run import RunResult
+    fresh = [True, True, False, True, False]
+    run = RunResult("ok", "", {"candidate": np.array([50, 60, 10, 55, 12]), "numpy": np.array([80, 81, 82, 83, 84])},
+                    {}, "", 1.0, sample_sets={"candidate": [0, 1, 0, 2, 1], "numpy": [0, 1, 0, 2, 1]},
+                    fresh={"candidate": fresh, "numpy": fresh}, memo="faster", memo_seen_ns=11.0)
+    kept = _new_sets_only(run)
+    assert kept.samples_ns["candidate"].tolist() == [50, 60, 55]
+    assert kept.samples_ns["numpy"].tolist() == [80, 81, 83]      # the same rounds for every target
+    assert kept.sample_sets["candidate"] == [0, 1, 2] and kept.fresh["numpy"] == [True] * 3
+    assert kept.memo == "faster" and kept.memo_seen_ns == 11.0
+
+
+def test_faster_on_seen_sets_but_not_beyond_the_roofline_is_timed_on_new_sets_only(corpus, toolchains,
+                                                                                   fast_policy):
+    """A candidate 2.5x faster on sets it has seen (a memo paced to 40% of its first call, as
+    fast as an honest candidate whose branches the predictor learnt could be): not called
+    implausible, but timed on the rounds whose sets were new, which it computes like its honest
+    twin; its repeated calls' time is not in its score."""
+    k = corpus.get("gemm")
+    policy = attrs.evolve(fast_policy, fresh_fraction=0.0, min_repetitions=30, target_seconds=0.2, sessions=1)
+    padded = Candidate((EXPLOITS / "memoize_padded.c").read_text(), "c", label="padded")
+    g = grade(k, padded, [preset_case(k, "S")], toolchains, policy=policy, baseline=False)
+    case = g.cases[0]
+    assert g.status == "ok" and case.flag is None, (g.status, g.message)
+    assert case.message.startswith("timed on new input sets only: its calls on an input set it had already seen"), \
+        case.message
+    assert case.memo_seen_ns is not None and case.memo_seen_ns < case.timing.median_ns / 2
+    # Only the new sets' rounds are kept, for every target alike.
+    rounds = len(case.samples_ns["candidate"])
+    assert rounds == len(case.samples_ns["numpy"]) and rounds < policy.min_repetitions
 
 
 def _busy(seconds: float) -> list[subprocess.Popen]:
