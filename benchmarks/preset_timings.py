@@ -1,6 +1,7 @@
 """Time each kernel's NumPy reference at its presets (single-threaded), to calibrate S/M/L.
 
 Goal per preset: S about 10 ms, M about 100 ms, L about 1 s. Prints a table; asserts nothing.
+`hpcab calibrate KERNEL` measures one kernel the same way (hpcab/calibrate.py) and proposes sizes.
 Run: OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/preset_timings.py [--kernels SELECTOR] [--presets S,M]
 """
 
@@ -8,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(var, "1")    # before numpy loads its BLAS
 
-from hpcab.case import make_inputs, preset_case, run_oracle  # noqa: E402
+from hpcab.calibrate import time_reference  # noqa: E402
 from hpcab.corpus import load_corpus  # noqa: E402
 
 
@@ -25,17 +25,8 @@ def main() -> None:
     presets = a.presets.split(",")
     print(f"{'kernel':<32}" + "".join(f"{pr:>12}" for pr in presets))
     for k in load_corpus().select(a.kernels):
-        row = []
-        for pr in presets:
-            case = preset_case(k, pr)
-            inputs = make_inputs(k, case)
-            best = float("inf")
-            for _ in range(3 if pr == "S" else 1):
-                t = time.perf_counter()
-                run_oracle(k, case, inputs)
-                best = min(best, time.perf_counter() - t)
-            row.append(f"{best * 1e3:10.1f}ms")
-        print(f"{k.name:<32}" + "".join(f"{r:>12}" for r in row))
+        row = [time_reference(k, k.presets[pr], max_repeats=3 if pr == "S" else 1) for pr in presets]
+        print(f"{k.name:<32}" + "".join(f"{best * 1e3:10.1f}ms" for best in row))
 
 
 if __name__ == "__main__":

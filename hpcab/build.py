@@ -127,9 +127,16 @@ def target_kind(language: str) -> str:
 
 def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
     path = Path(path)
+    if path.is_dir():
+        raise InputError(str(path), "", "is a folder; expected the candidate's source file")
     if not path.is_file():
         raise InputError(str(path), "", "no such file")
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(str(path), "", f"cannot read the source: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise InputError(str(path), "", "the file is empty; expected the candidate's source")
     if len(data) > MAX_SOURCE_BYTES:
         raise InputError(str(path), "", f"source is {len(data)} bytes; at most {MAX_SOURCE_BYTES} allowed")
     try:
@@ -169,6 +176,9 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
         identity["backend"] = toolchains.compiler(compiler.backend).installed_version()
     key = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()
 
+    def cite(diagnostics: str) -> str:       # applied after the cache: the label is in neither
+        return cite_source(diagnostics, source_name, candidate.label)
+
     root = Path(cache_root) if cache_root else cache_dir() / "builds"
     final = root / key[:2] / key
     started = time.perf_counter()
@@ -176,7 +186,7 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     if record.is_file():
         meta = json.loads(record.read_text())
         lib = final / product
-        return Build(meta["ok"], key, lib if meta["ok"] else None, meta["diagnostics"], compiler.name,
+        return Build(meta["ok"], key, lib if meta["ok"] else None, cite(meta["diagnostics"]), compiler.name,
                      version, flags.name, tuple(command), True, time.perf_counter() - started, overrides)
 
     root.mkdir(parents=True, exist_ok=True)
@@ -192,8 +202,8 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
             ok, diagnostics, stopped = _compile(command, scratch, mode == "bubblewrap", compiler.runs_in_python,
                                                 limits)
         if stopped:         # a limit's doing, not the source's alone: not cached (see above)
-            return Build(False, key, None, diagnostics, compiler.name, version, flags.name, tuple(command), False,
-                         time.perf_counter() - started, overrides)
+            return Build(False, key, None, cite(diagnostics), compiler.name, version, flags.name, tuple(command),
+                         False, time.perf_counter() - started, overrides)
         library = scratch / product
         ok = ok and library.is_file() and not library.is_symlink()
         (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
@@ -205,10 +215,24 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     meta = json.loads(record.read_text())
-    return Build(meta["ok"], key, final / product if meta["ok"] else None, meta["diagnostics"],
+    return Build(meta["ok"], key, final / product if meta["ok"] else None, cite(meta["diagnostics"]),
                  compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started,
                  overrides)
 
+
+# A label that is a file name (candidate_from_file's, an agent's or MCP client's path), which
+# the diagnostics can cite; labels such as "harness:gemm" or "roofline-probe" are not.
+_FILE_LABEL = re.compile(r"[\w./][\w./+-]{0,254}\.\w+")
+
+
+def cite_source(diagnostics: str, source_name: str, label: str) -> str:
+    """The compiler saw the source as candidate.<suffix> (the private copy it builds, at
+    /build/ when sandboxed); the user wrote `label`: put that name where the copy's is
+    (`gemm.c:8:11: error: ...`), so the message points at the user's own file."""
+    if not label or label == source_name or not _FILE_LABEL.fullmatch(label):
+        return diagnostics
+    copy = re.compile(r"(?<![\w./-])(?:" + re.escape(BUILD_DIR) + r"/)?" + re.escape(source_name) + r"(?!\w|\.\w)")
+    return copy.sub(lambda _: label, diagnostics)
 
 def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: bool = False,
              limits: BuildLimits = BuildLimits()) -> tuple[bool, str, str | None]:

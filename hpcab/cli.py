@@ -1,5 +1,5 @@
-"""The hpcab command line: list, show, grade, baseline, translate, lint, serve, review, submit, agent, status,
-images, reproduce, report, mcp, tokens, probe."""
+"""The hpcab command line: list, show, grade, baseline, translate, lint, new-kernel, calibrate, serve, review,
+submit, agent, status, images, reproduce, report, mcp, tokens, probe."""
 
 from __future__ import annotations
 
@@ -23,8 +23,13 @@ EXIT_USAGE = 2
 
 
 def cmd_list(args, out: Console) -> int:
+    """The kernels that load, then one line per broken kernel the selector covers. Exit 1
+    when the selector names a broken kernel by name or ID; a broken kernel listed because
+    its track or dwarf (or 'all') was asked for is shown but leaves the exit status 0."""
     from hpcab.corpus import load_corpus
-    kernels = load_corpus().select(args.kernels)
+    corpus = load_corpus()
+    kernels = corpus.select(args.kernels, skip_broken=True)
+    broken = corpus.broken_in(args.kernels)
     table = Table(title=f"{len(kernels)} kernel(s)")
     for col in ("kernel", "track", "dwarf / category", "level", "dtypes", "description"):
         table.add_column(col, overflow="fold")
@@ -34,7 +39,17 @@ def cmd_list(args, out: Console) -> int:
         desc = k.description if len(k.description) < 60 else k.description[:57] + "..."
         table.add_row(k.name, k.track, sub, f"L{k.level}", ", ".join(dtypes), escape(desc))
     out.print(table)
-    return 0
+    if broken:
+        _say(out, f"{len(broken)} kernel(s) do not load (`hpcab lint all` lints the rest):")
+        for b in broken:
+            _say(out, f"  {b.describe()}")
+    asked = args.kernels and any(b.named_by(t.strip()) for b in broken for t in args.kernels.split(","))
+    return 1 if asked else 0
+
+
+def _say(console: Console, text: str) -> None:
+    """One message line, never wrapped (a pipe must not split a path), never markup."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def cmd_show(args, out: Console) -> int:
@@ -45,26 +60,82 @@ def cmd_show(args, out: Console) -> int:
     if args.abi:
         sys.stdout.write(show_abi(k, args.abi))   # exact text, for copying into a file
         return 0
-    out.print(f"[bold]{k.id}[/bold]  (level {k.level})")
+    out.print(f"[bold]{escape(k.id)}[/bold]  (level {k.level})")
     out.print(k.description, markup=False)
     out.print(f"provenance: {k.provenance}", markup=False)
-    out.print(f"sizes: {', '.join(k.sizes)}" + (f"   constraints: {'; '.join(k.constraints)}" if k.constraints else ""))
+    out.print(f"sizes: {', '.join(k.sizes)}" + (f"   constraints: {'; '.join(k.constraints)}" if k.constraints else ""),
+              markup=False)
     for name, p in k.presets.items():
-        out.print(f"  preset {name}: " + " ".join(f"{s}={v}" for s, v in p.items()))
+        out.print(f"  preset {name}: " + " ".join(f"{s}={v}" for s, v in p.items()), markup=False)
     tol = tolerance_for(k)
     out.print(f"precision: {k.precision}" + ("" if k.precision == "exact" else
               f" (rtol {tol.rtol:g}, atol {tol.atol:g}×max|ref|, normwise {tol.normwise:g})"))
     if k.tsvc:
         out.print(f"tsvc: {k.tsvc['category']} — {k.tsvc['optimization']}", markup=False)
-    out.print(f"reference: {k.reference_path}")
+    for line in _roofline_lines(k):
+        _say(out, line)
+    _say(out, _baseline_line(k))
+    _say(out, f"reference: {k.reference_path}" + ("" if k.reference_path.is_file() else " (missing)"))
     out.print("\nC ABI (see --abi c|cpp|fortran|cuda|python|pythran):")
     out.print(show_abi(k, "c"), markup=False, highlight=False)
     return 0
 
 
+def _roofline_lines(k) -> list[str]:
+    """The manifest's lower bounds and their values at each preset; with the time they give
+    on this machine when `hpcab probe` has already measured it (never measured here)."""
+    from hpcab.roofline import bound
+    if k.roofline is None:
+        return ["roofline: none declared (the plausibility check cannot bound this kernel)"]
+    machine = _probed_machine()
+    lines = [f"roofline (lower bounds): flops {k.roofline.flops}; bytes {k.roofline.bytes}"]
+    for name, sizes in k.presets.items():
+        flops, nbytes = k.roofline.evaluate(sizes)
+        line = f"  preset {name}: {flops:,} flop, {nbytes:,} bytes"
+        if nbytes:
+            line += f", {flops / nbytes:.3g} flop/byte"
+        if machine is not None:
+            b = bound(k, sizes, machine)
+            line += f"; at least {fmt_time(b.ns)} here ({b.limited_by}-bound)"
+        lines.append(line)
+    lines.append(f"  bound on {machine.describe()} (hpcab probe, {machine.measured_at})" if machine is not None
+                 else "  (`hpcab probe` measures this machine; then show prints the time each preset needs at least)")
+    return lines
+
+
+def _probed_machine():
+    """This machine's one-thread figures if `hpcab probe` has cached them: show reads them,
+    it never measures (a probe takes seconds). None when there are none."""
+    from hpcab.environment import cpu_info
+    from hpcab.paths import cache_dir
+    from hpcab.roofline import Machine
+    from hpcab.run import Policy, pinned
+    model, cpus, found = cpu_info()["model"], tuple(pinned(Policy(threads=1)).cpus), []
+    for path in (cache_dir() / "roofline").glob("*.json"):
+        try:
+            m = Machine.from_document(json.loads(path.read_text()), cached=True)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if m.cpu_model == model and m.threads == 1 and tuple(m.cpus) == cpus:
+            found.append(m)
+    return max(found, key=lambda m: m.measured_at) if found else None
+
+
+def _baseline_line(k) -> str:
+    from hpcab.baseline import AUTOPAR_FLAGSET, baseline_name
+    from hpcab.translate import override_path
+    name = baseline_name(k)
+    what = {"numpy": "the NumPy reference itself",
+            "numba": "the NumPy reference compiled by numba.njit"}.get(name)
+    if what is None:
+        override = override_path(k, "c")
+        what = (f"the hand-written C {override}" if override.is_file() else "the translator's C") \
+            + f", built with the {AUTOPAR_FLAGSET} flag set"
+    return f"baseline ({k.track}): {name}, {what} (`hpcab baseline {k.name}` times it)"
+
+
 def cmd_grade(args, out: Console) -> int:
     from hpcab.build import candidate_from_file
-    from hpcab.case import preset_case
     from hpcab.corpus import load_corpus
     from hpcab.grade import grade
     from hpcab.record import connect, save_grade
@@ -74,21 +145,69 @@ def cmd_grade(args, out: Console) -> int:
     kernel = load_corpus().get(args.kernel)
     candidate = candidate_from_file(Path(args.source), args.language)
     toolchains = load_toolchains()
-    toolchains.flagset(args.flags)             # an unknown flag set is a usage error, before any work
-    cases = [preset_case(kernel, p, seed=args.seed) for p in args.preset.split(",")]
+    _flagset(toolchains, args.flags)           # an unknown flag set is a usage error, before any work
+    cases = _preset_cases(kernel, args.preset, args.seed)
+    _check_threads(args.threads)
+    db = _open_db(connect, args.db) if args.db else None     # before the grading, not after its minutes
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout,
                     target_seconds=args.target_seconds, sessions=args.sessions, drift=args.drift)
     with out.status("grading…") as status:
         g = grade(kernel, candidate, cases, toolchains, args.flags, policy,
                   progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
-    if args.db:
-        save_grade(connect(args.db), g)
+    if db is not None:
+        save_grade(db, g)
     doc = grade_document(g)
     if args.json:
         print(json.dumps(doc, indent=2))
     else:
         print_grade(doc, out, args.db)
     return 0 if g.correct else EXIT_INCORRECT
+
+
+def _open_db(connect, path: str):
+    import sqlite3
+
+    from hpcab.record import DatabaseError
+    if Path(path).is_dir():
+        raise InputError("--db", path, "is a folder; expected a judge database file (created if missing)")
+    try:
+        return connect(path)
+    except (sqlite3.Error, DatabaseError) as exc:
+        raise InputError("--db", path, f"cannot open the judge database: {exc}") from None
+    except OSError as exc:             # its folder cannot be made
+        raise InputError("--db", path, f"cannot create the judge database: {exc.strerror or exc}") from None
+
+
+def _preset_cases(kernel, text: str, seed: int) -> list:
+    """--preset S or S,M: one case per preset; an unknown one is the flag's mistake."""
+    from hpcab.case import preset_case
+    from hpcab.errors import did_you_mean
+    names = [p.strip() for p in text.split(",") if p.strip()]
+    if not names:
+        raise InputError("--preset", repr(text), f"expected one of {', '.join(kernel.presets)}, or several: S,M")
+    for p in names:
+        if p not in kernel.presets:
+            raise InputError("--preset", p, f"{kernel.name} has no such preset; expected one of "
+                                            f"{', '.join(kernel.presets)}, or several: S,M"
+                             + did_you_mean(p, kernel.presets))
+    return [preset_case(kernel, p, seed=seed) for p in names]
+
+
+def _flagset(toolchains, name: str | None):
+    from hpcab.errors import did_you_mean
+    if name is not None and name not in toolchains.flagsets:
+        raise InputError("--flags", name, f"no such flag set in toolchains/; expected one of "
+                                          f"{', '.join(sorted(toolchains.flagsets))}"
+                         + did_you_mean(name, toolchains.flagsets))
+    return toolchains.flagset(name)
+
+
+def _check_threads(threads: int) -> None:
+    """A timed run pins one CPU per thread: more threads than CPUs would be timed oversubscribed."""
+    usable = len(os.sched_getaffinity(0))
+    if threads > usable:
+        raise InputError("--threads", str(threads), f"this machine lets hpcab use {usable} CPU(s); "
+                                                    f"expected 1 to {usable}")
 
 
 def _fmt_timing(t) -> str:
@@ -101,13 +220,13 @@ def _fmt_speedup(sp) -> str:
 
 def cmd_baseline(args, out: Console) -> int:
     from hpcab.baseline import measure_baseline
-    from hpcab.case import preset_case
     from hpcab.corpus import load_corpus
     from hpcab.run import Policy
     from hpcab.toolchain import load_toolchains
 
     kernel = load_corpus().get(args.kernel)
-    cases = [preset_case(kernel, p, seed=args.seed) for p in args.preset.split(",")]
+    cases = _preset_cases(kernel, args.preset, args.seed)
+    _check_threads(args.threads)
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds,
                     sessions=args.sessions, drift=args.drift)
     with out.status("timing the baseline…") as status:
@@ -132,16 +251,17 @@ def cmd_baseline(args, out: Console) -> int:
             table.add_row(*row)
         out.print(table)
         for c in failed:
-            out.print(f"[red]{c.case.label}:[/red] {escape(c.message)}", highlight=False)
+            out.print(f"[red]{c.case.label}:[/red] {escape(c.message)}", highlight=False, soft_wrap=True)
         if m.error:
             print_baseline_error(name, m.error, out)
         if is_numpy and not failed:
-            out.print(f"the {m.track} track's baseline is the NumPy reference itself", highlight=False)
+            out.print(f"the {m.track} track's baseline is the NumPy reference itself", highlight=False,
+                      soft_wrap=True)
         elif overall is not None:
             over = "" if len(m.cases) == 1 else f", geometric mean of {len(m.cases)} cases"
             out.print(f"baseline {name}: {overall.value:.2f}× over the NumPy reference "
                       f"(95% CI {overall.ci_low:.2f}–{overall.ci_high:.2f}{over}): {plain_speedup(speedup_json(overall), 'NumPy')}",
-                      highlight=False)
+                      highlight=False, soft_wrap=True)
     if failed or m.error:
         return EXIT_INCORRECT
     return 0
@@ -156,36 +276,44 @@ def cmd_translate(args, out: Console) -> int:
     from hpcab.corpus import load_corpus
     from hpcab.translate import TranslateError, translate
     kernel = load_corpus().get(args.kernel)
+    # The checks lint and grade apply (file present, importable, signature in manifest order):
+    # code translated from a reference the judge refuses would be graded against nothing.
+    kernel.reference()
     try:
         t = translate(kernel, args.language, args.flags)
     except TranslateError as exc:
-        err.print(f"[bold red]error:[/bold red] cannot translate {kernel.name} to {args.language}:",
-                  highlight=False)
+        err.print(f"[bold red]error:[/bold red] cannot translate {escape(kernel.name)} to {args.language}:",
+                  highlight=False, soft_wrap=True)
         for d in exc.diagnostics:
-            err.print(str(d), markup=False, highlight=False)
+            _say(err, str(d))
         return EXIT_USAGE
     except (ImportError, NotImplementedError) as exc:
-        err.print(f"[bold red]error:[/bold red] the translator cannot produce {args.language} for {kernel.name} "
-                  f"yet: {type(exc).__name__}: {exc}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/bold red] the translator cannot produce {args.language} for "
+                  f"{escape(kernel.name)} yet: {escape(f'{type(exc).__name__}: {exc}')}", markup=True,
+                  highlight=False, soft_wrap=True)
         return EXIT_USAGE
     if args.out:
-        Path(args.out).write_text(t.source)
+        try:
+            Path(args.out).write_text(t.source)
+        except OSError as exc:
+            raise InputError("--out", args.out, f"cannot write the source: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(t.source)
     what = (f"hand-written: {t.origin} (the override replaces the generated code)" if t.hand_written
             else f"generated from {kernel.reference_path} (flags {t.flagset})")
-    err.print(f"{kernel.name} → {args.language}: {what}" + (f"; written to {args.out}" if args.out else ""),
-              markup=False, highlight=False)
+    _say(err, f"{kernel.name} → {args.language}: {what}" + (f"; written to {args.out}" if args.out else ""))
     return 0
 
 
 def _translate_report(args, out: Console) -> int:
+    import time
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from hpcab.corpus import load_corpus
     from hpcab.run import Policy
     from hpcab.toolchain import load_toolchains
-    from hpcab.translate.report import VARIANTS, report_summary, run_report
+    from hpcab.translate.report import VARIANTS, progress_line, report_summary, run_report
 
     if args.kernel:
         raise HpcabError("translate --report: select kernels with --kernels, not a positional kernel")
@@ -195,17 +323,27 @@ def _translate_report(args, out: Console) -> int:
     policy = Policy(threads=args.threads, timeout_seconds=args.timeout, target_seconds=args.target_seconds,
                     sessions=args.sessions, drift=args.drift)
     toolchains = load_toolchains()
+    err = Console(stderr=True)
+    lines = not err.is_terminal         # piped or in a log: no live bar is drawn, so a line per kernel
+    clock = time.monotonic()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  console=err, transient=True, disable=lines) as bar:
         task = bar.add_task("translating", total=len(kernels) * len(VARIANTS))
-        started = []
+        started, done = [], []
 
         def step(msg: str) -> None:
             if started:
                 bar.advance(task)
             started.append(msg)
             bar.update(task, description=msg)
-        report = run_report(kernels, toolchains, args.preset, policy, progress=step)
+
+        def finished(row) -> None:
+            done.append(row)
+            if lines:
+                err.print(progress_line(len(done), len(kernels), row, time.monotonic() - clock),
+                          markup=False, highlight=False, soft_wrap=True)
+                err.file.flush()
+        report = run_report(kernels, toolchains, args.preset, policy, progress=step, finished=finished)
         bar.advance(task)
     if args.json:
         print(json.dumps(report_summary(report), indent=2))
@@ -243,21 +381,71 @@ def _translate_report(args, out: Console) -> int:
     return 0
 
 
+def cmd_new_kernel(args, out: Console) -> int:
+    from hpcab.paths import corpus_dir
+    from hpcab.scaffold import new_kernel, next_steps
+    files = new_kernel(args.kernel, Path(args.corpus) if args.corpus else corpus_dir())
+    out.print(f"created {files[0].parent}:", markup=False, highlight=False)
+    for f in files:
+        out.print(f"  {f.name}", markup=False, highlight=False)
+    out.print("next:", markup=False, highlight=False)
+    for step in next_steps(files[0].parent.name, files, args.corpus):
+        out.print(f"  {step}", markup=False, highlight=False)
+    return 0
+
+
+def cmd_calibrate(args, out: Console) -> int:
+    from hpcab.calibrate import TARGETS, presets_yaml, rewrite_presets, run_child
+    from hpcab.corpus import load_corpus
+    if not args.max_seconds > 0:
+        raise HpcabError(f"--max-seconds {args.max_seconds:g}: expected a positive number of seconds")
+    kernel = load_corpus(Path(args.corpus) if args.corpus else None).get(args.kernel)
+    result = run_child(kernel, args.max_seconds)
+    out.print(f"{kernel.name}: NumPy reference on one core; time ~ work^{result['exponent']:.2f}",
+              markup=False, highlight=False)
+    def ns(seconds):
+        return None if seconds is None else seconds * 1e9
+    for p, target in TARGETS.items():
+        sizes = result["proposed"][p]
+        how = "predicted" if result["predicted"][p] else "measured"
+        out.print(f"  {p}: current {' '.join(f'{k}={v}' for k, v in kernel.presets[p].items())} "
+                  f"{fmt_time(ns(result['measured'][p]))}; proposed {' '.join(f'{k}={v}' for k, v in sizes.items())} "
+                  f"{fmt_time(ns(result['proposed_seconds'][p]))} ({how}; target {fmt_time(ns(target))}"
+                  f"{'; cut short by the 2 GB limit' if result['capped'][p] else ''})", markup=False, highlight=False)
+    snippet = presets_yaml(result["proposed"])
+    out.print(snippet.rstrip(), markup=False, highlight=False)
+    if args.write:
+        rewrite_presets(kernel, result["proposed"])
+        out.print(f"wrote the presets into {kernel.manifest_path}", markup=False, highlight=False)
+    return 0
+
+
 def cmd_lint(args, out: Console) -> int:
+    """Every broken kernel the selector covers is reported (file: field: problem), and the
+    others are linted; exit 1 when any has a problem."""
     from hpcab.corpus import load_corpus
     from hpcab.gate import gate
     from hpcab.translate import lint
-    kernels = load_corpus(Path(args.corpus) if args.corpus else None).select(args.selector)
+    corpus = load_corpus(Path(args.corpus) if args.corpus else None)
+    kernels = corpus.select(args.selector, skip_broken=True)
+    broken = corpus.broken_in(args.selector)
+    for b in broken:
+        _say(out, b.describe())
     dirty, total = [], 0
     for k in kernels:
         try:
-            diagnostics = [str(d) for d in lint(k)]
-        except (ImportError, NotImplementedError) as exc:
-            raise HpcabError(f"lint: the translator cannot lint yet: {type(exc).__name__}: {exc}") from None
-        # The corpus gate: a kernel whose grades could be passed without computing anything.
-        diagnostics += [f"{k.reference_path}: corpus gate: {problem}" for problem in gate(k)]
+            k.reference()      # its file, import and signature: what lint and the gate read
+        except InputError as exc:
+            diagnostics = [str(exc)]
+        else:
+            try:
+                diagnostics = [str(d) for d in lint(k)]
+            except (ImportError, NotImplementedError) as exc:
+                raise HpcabError(f"lint: the translator cannot lint yet: {type(exc).__name__}: {exc}") from None
+            # The corpus gate: a kernel whose grades could be passed without computing anything.
+            diagnostics += [f"{k.reference_path}: corpus gate: {problem}" for problem in gate(k)]
         for d in diagnostics:
-            out.print(d, markup=False, highlight=False)
+            _say(out, d)
         if diagnostics:
             dirty.append(k.name)
             total += len(diagnostics)
@@ -265,8 +453,10 @@ def cmd_lint(args, out: Console) -> int:
     summary = f"{len(kernels)} kernel(s) linted: {clean} clean"
     if dirty:
         summary += f", {len(dirty)} with {total} diagnostic(s) ({', '.join(dirty)})"
-    out.print(summary, markup=False, highlight=False)
-    return 1 if dirty else 0
+    if broken:
+        summary += f"; {len(broken)} do not load ({', '.join(b.id for b in broken)})"
+    _say(out, summary)
+    return 1 if dirty or broken else 0
 
 
 def cmd_serve(args, out: Console) -> int:
@@ -292,7 +482,7 @@ def cmd_serve(args, out: Console) -> int:
     configure_logging(Path(args.log) if args.log else None)
     if args.unsandboxed:
         Console(stderr=True).print("[bold yellow]warning:[/bold yellow] --unsandboxed: candidates compile and run "
-                                   "without the bubblewrap sandbox", markup=True, highlight=False)
+                                   "without the bubblewrap sandbox", markup=True, highlight=False, soft_wrap=True)
     for name in ("max_body", "max_connections", "header_timeout", "body_timeout", "keep_alive_timeout"):
         if getattr(args, name) < 0 or (name != "max_connections" and not getattr(args, name) > 0):
             raise HpcabError(f"--{name.replace('_', '-')} {getattr(args, name):g}: expected a positive number")
@@ -634,7 +824,7 @@ def cmd_reproduce(args, out: Console) -> int:
                             progress=lambda msg: status.update(f"reproducing {grade_id[:12]}: {msg}"))
     except DifferentImage as exc:
         err = Console(stderr=True, width=None if sys.stderr.isatty() else 160)
-        err.print(f"[bold red]refused:[/bold red] {escape(str(exc))}{escape(hint)}", highlight=False)
+        err.print(f"[bold red]refused:[/bold red] {escape(str(exc))}{escape(hint)}", highlight=False, soft_wrap=True)
         _print_differences(exc.differences, err)
         return EXIT_USAGE
     doc = rep.document()
@@ -688,8 +878,8 @@ def cmd_report(args, out: Console) -> int:
     from hpcab.report import ReportError, build_report
     try:
         rep = build_report(args.db, args.out, args.experiment)
-    except ReportError as exc:
-        raise InputError("--db", "", str(exc)) from None
+    except ReportError as exc:      # it names the flag and the source itself
+        raise HpcabError(str(exc)) from None
     out.print(f"report: {rep.path} ({rep.table.height} observation(s), {len(rep.figures)} figure(s))",
               markup=False, highlight=False)
     if rep.problems:
@@ -702,9 +892,10 @@ def cmd_report(args, out: Console) -> int:
 
 def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
-    s.add_argument("--threads", type=int, default=1, help=f"threads granted to {timed} (default 1)")
-    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
-    s.add_argument("--target-seconds", type=float, default=1.0,
+    s.add_argument("--threads", type=_positive_int, default=1, help=f"threads granted to {timed} (default 1)")
+    s.add_argument("--timeout", type=_positive_float, default=120.0,
+                   help="wall-clock limit per case, seconds (default 120)")
+    s.add_argument("--target-seconds", type=_positive_float, default=1.0,
                    help="timed work per target and case, over all its sessions (default 1.0)")
     _sessions_option(s)
 
@@ -728,6 +919,16 @@ def _fraction(text: str) -> float:
         value = -1.0
     if not 0 <= value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: expected a fraction, at least 0 and below 1 (0.03 is 3 %)")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
     return value
 
 
@@ -808,6 +1009,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("selector", help="a kernel, 'all', or a selector (names, tracks, dwarfs, levels)")
     s.add_argument("--corpus", help="the corpus folder (default: the project's corpus/)")
     s.set_defaults(func=cmd_lint)
+
+    s = sub.add_parser("new-kernel", help="create a kernel folder: a working example manifest, NumPy reference and "
+                                          "check stub to edit (docs/adding_a_kernel.md)")
+    s.add_argument("kernel", metavar="TRACK/[DWARF/]NAME",
+                   help="e.g. loop_level_reasoning/s000_example or scientific_computing/structured_grids/my_stencil")
+    s.add_argument("--corpus", help="the corpus folder (default: the project's corpus/)")
+    s.set_defaults(func=cmd_new_kernel)
+
+    s = sub.add_parser("calibrate", help="time a kernel's NumPy reference on one core and propose S, M, L presets "
+                                         "(~10 ms, ~100 ms, ~1 s; L within 2 GB)")
+    s.add_argument("kernel")
+    s.add_argument("--corpus", help="the corpus folder (default: the project's corpus/)")
+    s.add_argument("--write", action="store_true", help="rewrite the manifest's presets (comments kept)")
+    s.add_argument("--max-seconds", type=float, default=60.0,
+                   help="stop measuring after about this long (default 60)")
+    s.set_defaults(func=cmd_calibrate)
 
     s = sub.add_parser("serve", help="run a judge: the HTTP grading service (docs/judge_api.md)")
     s.add_argument("--db", required=True, help="the judge database (SQLite; created if missing)")

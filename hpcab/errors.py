@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+from typing import Iterable
+
 
 class HpcabError(Exception):
     """Base of every error hpcab raises on purpose (the CLI prints these without a traceback)."""
@@ -16,3 +19,13 @@ class InputError(HpcabError):
         self.message = message
         where = f"{source}: {field}" if field else source
         super().__init__(f"{where}: {message}")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """'; did you mean X?' when a choice is close to a mistyped word, else ''. Appended to
+    a one-line error, so a typo's fix is on the line that reports it."""
+    choices = sorted(set(choices))
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close:    # case alone ('s' for 'S', 'GEMM' for 'gemm') is below difflib's cutoff on short words
+        close = [c for c in choices if c.lower() == word.lower()][:1]
+    return f"; did you mean {close[0]}?" if close else ""

@@ -241,8 +241,10 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
         out.print(f"[yellow]the source overrides the flag set {escape(doc['flagset'])}:[/yellow] "
                   + escape("; ".join(doc["flagset_overridden"])), markup=True, highlight=False)
     for c in doc["cases"]:
-        if c["message"]:
-            out.print(f"[red]{escape(c['label'])}:[/red] {escape(c['message'])}", markup=True, highlight=False)
+        if c["message"]:        # an ok case's message is a note (timed on new sets only), not a failure
+            colour = "yellow" if c["status"] == "ok" else "red"
+            out.print(f"[{colour}]{escape(c['label'])}:[/{colour}] {escape(c['message'])}", markup=True,
+                      highlight=False, soft_wrap=True)
     if doc["baseline_error"]:
         print_baseline_error(baseline, doc["baseline_error"], out)
     if doc["correct"]:
@@ -258,7 +260,7 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
                      f"(95% CI {sb['ci95'][0]:.2f}–{sb['ci95'][1]:.2f}): {plain_speedup(sb, baseline)}")
         elif baseline:
             line += f"; no speedup over the {baseline} baseline (not timed, see above)"
-        out.print(line, highlight=False)
+        out.print(line, highlight=False, soft_wrap=True)      # one line, however narrow a pipe's console
     else:
         out.print(f"[bold red]{doc['status'].upper()}[/bold red]")
     _print_footer(doc, out, recorded_in)
@@ -266,10 +268,10 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
 
 def _print_footer(doc: dict, out: Console, recorded_in: str | None) -> None:
     for warning in doc.get("compiler_warnings") or ():
-        out.print(f"[bold yellow]warning:[/bold yellow] {escape(warning)}", highlight=False)
+        out.print(f"[bold yellow]warning:[/bold yellow] {escape(warning)}", highlight=False, soft_wrap=True)
     if doc["kind"] == "score":
-        out.print(f"score {doc['id']} (public cases only; not recorded)", highlight=False)
+        out.print(f"score {doc['id']} (public cases only; not recorded)", highlight=False, soft_wrap=True)
     elif recorded_in:
-        out.print(f"grade {doc['id']} recorded in {recorded_in}", highlight=False)
+        out.print(f"grade {doc['id']} recorded in {recorded_in}", highlight=False, soft_wrap=True)
     else:
-        out.print(f"grade {doc['id']} (not recorded: pass --db FILE)", highlight=False)
+        out.print(f"grade {doc['id']} (not recorded: pass --db FILE)", highlight=False, soft_wrap=True)

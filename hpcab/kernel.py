@@ -28,6 +28,8 @@ DWARFS = (
     "graphical_models", "finite_state_machines",
 )
 FLOAT_DTYPES = {"float32", "float64", "complex64", "complex128"}
+# <name>_check.py: the kernel's independent check, run by the test suite (hpcab/refcheck.py).
+CHECK_SUFFIX = "_check.py"
 
 
 @attrs.frozen
@@ -118,6 +120,10 @@ class Kernel:
         return self.directory / f"{self.name}_numpy.py"
 
     @property
+    def check_path(self) -> Path:
+        return self.directory / f"{self.name}{CHECK_SUFFIX}"
+
+    @property
     def outputs(self) -> tuple[str, ...]:
         """Names the oracle comparison covers: out/inout arrays, then returned values."""
         return tuple(a.name for a in self.arrays if a.is_output) + tuple(r.name for r in self.returns)
@@ -173,9 +179,17 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
     if not manifest_path.is_file():
         raise InputError(source, "", "manifest file is missing")
     try:
-        doc = yaml.safe_load(manifest_path.read_text())
+        doc = yaml.safe_load(manifest_path.read_bytes().decode())
+    except OSError as exc:
+        raise InputError(source, "", f"cannot read the manifest: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(source, "", "not UTF-8 text; expected a YAML manifest") from None
     except yaml.YAMLError as exc:
-        raise InputError(source, "", f"not valid YAML: {exc}") from None
+        raise InputError(source, *_yaml_problem(exc)) from None
+    if not isinstance(doc, dict):
+        found = "the file is empty" if doc is None else f"found a {type(doc).__name__}"
+        raise InputError(source, "", f"{found}; expected a mapping of manifest fields "
+                                     "(description, provenance, level, sizes, ...: docs/manifest.md)")
     if check:
         from hpcab.schema import validate     # jsonschema is slow to import; a runner skips it
         validate(doc, "manifest", source)
@@ -206,6 +220,16 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
     if check:
         _check_semantics(kernel, source)
     return kernel
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> tuple[str, str]:
+    """(field, message) of a YAML syntax error on one line: PyYAML's own text spans several,
+    quoting the source under a caret."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    problem, context = getattr(exc, "problem", None), getattr(exc, "context", None)
+    what = (problem or str(exc).splitlines()[0]) + (f" ({context})" if problem and context else "")
+    return where, f"not valid YAML: {what}"
 
 
 def _check_semantics(k: Kernel, source: str) -> None:
@@ -264,16 +288,22 @@ def _check_semantics(k: Kernel, source: str) -> None:
         if extra:
             raise InputError(source, field, f"unknown size symbol(s) {', '.join(sorted(extra))}; "
                                             f"declared: {', '.join(k.sizes)}")
+        def at_preset(text, field=field, sizes=sizes):
+            try:
+                return expr.evaluate(text, sizes)
+            except (expr.ExprError, ArithmeticError) as exc:     # e.g. a division by a size set to 0
+                raise InputError(source, field, f"cannot evaluate {text!r} at this preset: {exc}") from None
+
         for i, c in enumerate(k.constraints):
-            if not expr.evaluate(c, sizes):
+            if not at_preset(c):
                 raise InputError(source, field, f"violates constraints[{i}] ({c})")
         for i, a in enumerate(k.buffer_specs()):
             for d, dim in enumerate(a.shape):
-                if expr.evaluate(dim, sizes) < 0:
+                if at_preset(dim) < 0:
                     raise InputError(source, field, f"gives {a.name} a negative extent (dimension {d}: {dim})")
         if k.roofline is not None:
             for what in ("flops", "bytes"):
-                value = expr.evaluate(getattr(k.roofline, what), sizes)
+                value = at_preset(getattr(k.roofline, what))
                 if isinstance(value, bool) or value < 0:
                     raise InputError(source, field, f"gives roofline.{what} the value {value!r}; "
                                                     "expected a non-negative integer")

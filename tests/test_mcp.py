@@ -113,7 +113,7 @@ def test_a_full_round_against_a_real_judge(start_judge, tmp_path, monkeypatch, m
             assert "NOT correct" in summary(result)
             result = await c.call_tool("score", {"kernel": "gemm", "path": str(CANDIDATES / "gemm_compile_error.c")})
             assert document(result)["status"] == "build_error"
-            assert "first error: candidate.c:" in summary(result)
+            assert "first error: gemm_compile_error.c:" in summary(result)   # the file's own name
 
             # tool errors: the judge's (an unknown kernel) and the server's (a missing file)
             result = await c.call_tool("get_task", {"kernel": "no_such_kernel"})

@@ -98,6 +98,15 @@ class JudgeConfig:
     sandbox: str = "bubblewrap"
 
 
+def check_presets(kernels, presets) -> None:
+    """Every preset the judge cases use exists for every kernel it serves (the launcher's
+    --check calls this too)."""
+    for p in presets:
+        for k in kernels:
+            if p not in k.presets:
+                raise InputError("judge", "presets", f"{k.name} has no preset {p!r}")
+
+
 class Judge:
     def __init__(self, config: JudgeConfig):
         from hpcab import sandbox
@@ -111,13 +120,11 @@ class Judge:
                              f"records sandbox \"none\")")
         self.config = config
         corpus = load_corpus(config.corpus_root)
+        corpus.refuse_broken(config.kernels, log.warning)
         self.corpus_root = corpus.root
         self.kernels: dict[str, Kernel] = {k.id: k for k in corpus.select(config.kernels)}
         self._all_names = {k.name: k.id for k in corpus.kernels} | {k.id: k.id for k in corpus.kernels}
-        for p in config.presets + config.hidden_presets:
-            for k in self.kernels.values():
-                if p not in k.presets:
-                    raise InputError("judge", "presets", f"{k.name} has no preset {p!r}")
+        check_presets(self.kernels.values(), config.presets + config.hidden_presets)
         self.toolchains = load_toolchains()
         self.tokens = load_tokens(config.tokens)
         self.secret = load_secret(config.secret_file or config.db.with_name(config.db.name + ".secret"))
