@@ -75,12 +75,21 @@ class Report:
     figures: dict[str, dict[str, Path]]
 
 
-def check_sources(sources: list[str]) -> None:
-    """Each source must be a file or folder, or a glob that matches one."""
-    missing = [s for s in sources if not os.path.exists(os.path.expanduser(s))
-               and not glob.glob(os.path.expanduser(s))]
-    if missing:
-        raise ReportError(", ".join(missing) + ": no such judge database or run folder")
+def check_sources(sources: list[str], flag: str = "--db") -> None:
+    """Each source must be a judge database, or a folder holding one (a run folder, an
+    `hpcab agent --out` folder), or a glob that matches one; each error names the flag."""
+    from hpcab.experiments.extract import _is_agent_folder, _is_run_folder
+    for s in sources:
+        matches = [Path(m) for m in glob.glob(os.path.expanduser(s))] or [Path(os.path.expanduser(s))]
+        if not any(m.exists() for m in matches):
+            raise ReportError(f"{flag} {s}: no such judge database or folder")
+        if any(m.is_file() or _is_run_folder(m) or (m / "judge.db").is_file() for m in matches):
+            continue
+        if any(_is_agent_folder(m) for m in matches):
+            raise ReportError(f"{flag} {s}: an `hpcab agent --out` folder without a judge database (judge.db is "
+                              f"written there only with --native); give the database of the judge it used")
+        raise ReportError(f"{flag} {s}: a folder holding no judge database (expected judge-<rank>.db beside an "
+                          f"arm.yaml, or an `hpcab agent --native --out` folder's judge.db)")
 
 
 def build_report(sources: list[str], out_dir: str | Path, experiments: list[str] | None = None,
@@ -94,7 +103,7 @@ def build_report(sources: list[str], out_dir: str | Path, experiments: list[str]
     check_sources(sources)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    ex = extract(sources, experiments)
+    ex = extract(sources, experiments, flag="--db")
     table = ex.table
     problems = [*ex.problems, *ex.unmatched]
     if table.height == 0:

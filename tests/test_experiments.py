@@ -380,7 +380,7 @@ def test_cli_summary_filter_and_errors(campaign, tmp_path, capsys):
     assert lines[2] == ("exp1 / numba: 1 run (1 running), 2 tasks, 2 submissions, 2 correct, "
                         "geomean speedup 4x [95% CI 2, 8] faster")
     assert not any(line.startswith("exp2") for line in lines)                # filtered out
-    assert f"nothing matched: --runs '{campaign / 'nowhere-*'}' matched no run folder or .db file" in lines
+    assert f"nothing matched: --runs '{campaign / 'nowhere-*'}' matched no run folder, agent folder or .db file" in lines
     assert any(line.startswith("nothing matched: --experiment 'exp9' matched no run") for line in lines)
     assert f"wrote 9 rows to {out_csv}" in lines and f"wrote 9 rows to {out_parquet}" in lines
     assert str(campaign / "broken" / "junk.db") in cap.err and "not a database" in cap.err
@@ -501,3 +501,71 @@ def test_summarize_by_track():
     assert (b["tasks"], b["correct"], b["geomean"], b["fast_1.0"]) == (2, 1, 0.5, 0.0)
     overall = summarize(t, [], ps=(0.0,))
     assert overall.row(0, named=True)["tasks"] == 5 and overall["fast_0.0"][0] == pytest.approx(3 / 5)
+
+
+# ---- run folders that never started, agent folders, the agent's wall time ------------------
+
+NUMBA_ARM = {"experiment": "exp3", "optimizer": "numba", "roles": {"judge": {"count": 1}, "agent": {"count": 1}},
+             "kernels": "gemm,atax"}
+
+
+def test_an_agent_that_calls_no_model_has_its_wall_time_and_is_drawn_against_it(tmp_path):
+    """Only model calls carry a wall time to the judge: a numba worker's submissions have
+    none, so it comes from its results.json, and the speed-vs-spend figure is not empty."""
+    from hpcab.analysis.figures import draw
+    run = run_folder(tmp_path, "exp3-20260101-000000", NUMBA_ARM)
+    conn = judge_db(run / "judge-0.db")
+    add_submission(conn, "b1", "worker-0", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 2.0))
+    add_submission(conn, "b2", "worker-0", ATAX, "2026-01-01T00:00:02.000Z", grade=("ok", 1.5))
+    close(conn)
+    results_json(run, "worker-0", [{"kernel": GEMM, "wall_seconds": 7.5}, {"kernel": ATAX, "wall_seconds": 3.25}])
+    t = extract([run]).table
+    assert dict(zip(t["kernel_name"], t["agent_wall_seconds"])) == {"gemm": 7.5, "atax": 3.25}
+    assert t["tokens"].to_list() == [0, 0]            # no tokens, no price: the wall time is the cost
+    fig, data = draw("speedup_vs_spend", t)
+    assert data.height == 2 and set(data["cost_measure"]) == {"agent_wall_seconds"}
+    assert sorted(data["cost"]) == [3.25, 7.5]
+    # A wall time the submission did carry (an llm agent's, so far) is kept as it was.
+    conn = judge_db(run / "judge-0.db")
+    add_submission(conn, "b3", "worker-0", GEMM, "2026-01-01T00:00:03.000Z", grade=("ok", 2.5), wall=5.0)
+    close(conn)
+    assert rows_by(extract([run]).table)["b3"]["agent_wall_seconds"] == 5.0
+
+
+def test_a_run_folder_that_never_started_is_skipped_with_a_warning(tmp_path, capsys):
+    good = run_folder(tmp_path / "runs", "exp3-20260101-000000", NUMBA_ARM)
+    conn = judge_db(good / "judge-0.db")
+    add_submission(conn, "b1", "worker-0", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 2.0))
+    close(conn)
+    never = run_folder(tmp_path / "runs", "exp3-20260101-010000", NUMBA_ARM, status="failed")
+    result = extract([str(tmp_path / "runs" / "exp3-*")])
+    assert [r.run for r in result.runs] == [good.name] and result.problems == []
+    assert len(result.warnings) == 1 and str(never) in result.warnings[0] and "never started" in result.warnings[0]
+    assert cli_main(["--runs", str(tmp_path / "runs" / "exp3-*")]) == 0
+    cap = capsys.readouterr()
+    assert cap.out.splitlines()[0].startswith("exp3 / numba: 1 run, 1 tasks")       # not 2 runs
+    assert f"warning: {never}: skipped" in cap.err
+
+
+def test_an_agent_out_folder_is_read_with_its_judge_database_and_results(tmp_path):
+    """What `hpcab agent --native --out OUT` writes: OUT/judge.db, results.json, agent.jsonl."""
+    out = tmp_path / "agent-numba"
+    out.mkdir()
+    conn = judge_db(out / "judge.db")
+    add_submission(conn, "a1", "numba", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 2.0))
+    close(conn)
+    results_json(out.parent, out.name, [{"kernel": GEMM, "wall_seconds": 4.0}, {"kernel": ATAX}])
+    (tmp_path / "agents" / out.name / "results.json").rename(out / "results.json")
+    (out / "agent.jsonl").write_text("")
+    result = extract([out], flag="--db")
+    t = result.table
+    assert result.problems == [] and result.unmatched == []
+    assert t.height == 2 and set(t["experiment"]) == {"agent-numba"}
+    a1 = rows_by(t)["a1"]
+    assert (a1["agent"], a1["kernel_name"], a1["correct"], a1["agent_wall_seconds"]) == ("numba", "gemm", True, 4.0)
+    none = t.filter(pl.col("state") == "none").row(0, named=True)      # atax: listed, never submitted
+    assert (none["agent"], none["kernel_name"], none["final"]) == ("numba", "atax", True)
+    # Without --native there is no database there: said so, naming the flag the sources came from.
+    (out / "judge.db").unlink()
+    assert any(u.startswith(f"--db '{out}'") and "without a judge database" in u
+               for u in extract([out], flag="--db").unmatched)

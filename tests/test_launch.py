@@ -65,28 +65,44 @@ def test_a_smoke_arm_runs_end_to_end_on_local_processes(tmp_path):
     assert [(a, k.rsplit("/", 1)[-1], s) for a, k, s in rows] == [("worker-0", "gemm", "graded"),
                                                                   ("worker-1", "atax", "graded")]
     assert "gemm" in proc.stdout and "atax" in proc.stdout and "succeeded" in proc.stdout
+    # Piped, the launch is not silent: a progress line at each change of a role's state
+    # (hpcab.launch.live), the last of them with every task done and a grade read from the judge.
+    progress = [line for line in proc.stdout.splitlines() if line.startswith("[") and " s] judge-0 " in line]
+    assert progress and "agent-0 RUNNING 0/1 tasks" in progress[0]
+    assert any("agent-0" in line and "1/1 tasks, last gemm ok" in line for line in progress), progress
+    assert any("judge-0 COMPLETED" in line or "1/1 tasks, last atax ok" in line for line in progress), progress
     assert oct((run / "secrets" / "worker-0.token").stat().st_mode & 0o777) == "0o600"
     shown = subprocess.run([sys.executable, "-m", "hpcab", "status", str(run)], capture_output=True, text=True,
                            env=dict(os.environ, COLUMNS="220"))
     assert shown.returncode == 0 and "judge-0" in shown.stdout and "COMPLETED" in shown.stdout
 
 
-def test_a_judge_that_crashes_at_start_fails_the_launch_naming_it(tmp_path):
-    arm = write_arm(tmp_path, roles={"judge": {"count": 1, "args": ["--presets", "NOSUCH"]}, "agent": {"count": 1}})
+CRASHING_JUDGE = [sys.executable, "-c", "import sys; print('opening the database'); print(); "
+                  "print('judge: cannot open RUN/judge-0.db: disk full'); sys.exit(2)", "{port}"]
+
+
+def test_a_judge_that_crashes_at_start_fails_the_launch_naming_it_with_its_last_log_lines(tmp_path):
+    arm = write_arm(tmp_path, roles={"judge": {"count": 1, "command": CRASHING_JUDGE}, "agent": {"count": 1}})
     proc = launch(arm, tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     status = roles(the_run(tmp_path))
     assert status["_state"] == "failed"
     assert status["judge-0"]["state"] == "FAILED" and "judge-0" in status["judge-0"]["error"]
-    assert "exited with status" in status["judge-0"]["error"]
+    assert "exited with status 2" in status["judge-0"]["error"]
+    # The role's own last words, not only its exit status: the non-empty lines of its log.
+    assert status["judge-0"]["tail"] == ["opening the database", "judge: cannot open RUN/judge-0.db: disk full"]
     assert status["agent-0"]["state"] in ("FAILED", "CANCELLED")
-    assert "judge-0" in proc.stdout and "FAILED" in proc.stdout
+    assert "judge-0" in proc.stdout and "FAILED" in proc.stdout and "disk full" in proc.stdout
+    shown = subprocess.run([sys.executable, "-m", "hpcab", "status", str(the_run(tmp_path))], capture_output=True,
+                           text=True, env=dict(os.environ, COLUMNS="220"))
+    assert shown.returncode == 1 and "disk full" in shown.stdout
 
 
 def test_an_inference_server_that_never_answers_fails_the_launch(tmp_path):
     arm = write_arm(tmp_path, rendezvous_timeout_s=4,
                     roles={"judge": {"count": 1, "args": ["--workers", "1"]}, "agent": {"count": 1},
-                           "inference": {"count": 1, "command": [sys.executable, "-c", "import time; time.sleep(600)"]}})
+                           "inference": {"count": 1, "command": [sys.executable, "-c", "import time; time.sleep(600)",
+                                                                 "{port}"]}})
     proc = launch(arm, tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     status = roles(the_run(tmp_path))
@@ -231,3 +247,139 @@ def test_an_arm_is_named_by_its_arm_field_or_its_optimizer_and_model(tmp_path):
     bad = write_arm(tmp_path, model={"name": "m", "url": "http://127.0.0.1:9/v1", "price": {"prompt": -1}})
     with pytest.raises(InputError, match="model.price"):
         load_arm(bad)
+
+
+# ---- --check: as strict as the roles at their start -------------------------------------------
+
+@pytest.mark.parametrize("changes, field, message", [
+    ({"optimizer": "llmm"}, "optimizer", "unknown optimizer 'llmm'; did you mean 'llm'?"),
+    ({"kernels": "gemm,softmaxx"}, "kernels", "'softmaxx' matches no kernel name, track, dwarf or level "
+                                              "(L1, L2, L3); did you mean "),
+    ({"legs": ["gemm", "atxa"]}, "legs[1]", "atax"),
+    ({"roles": {"judge": {"count": 1, "args": ["--presets", "XL"]}, "agent": {"count": 1}}},
+     "roles.judge.args", "has no preset 'XL'"),
+    ({"roles": {"judge": {"count": 1, "args": ["--workers", "two"]}, "agent": {"count": 1}}},
+     "roles.judge.args", "argument --workers: invalid int value: 'two'"),
+    ({"options": {"dir": "no/such/folder"}}, "options.dir", "no/such/folder: no such folder"),
+    ({"options": {"dir": str(ROOT / "examples"), "flagset": "fastest"}}, "options.flagset",
+     "unknown flag set 'fastest'"),
+    ({"optimizer": "llm", "options": {"max_turn": 3}, "model": {"name": "m", "url": "http://127.0.0.1:9/v1"}},
+     "options", "unknown option(s) max_turn"),
+    ({"optimizer": "llm", "options": {}, "model": {"name": "m", "url": "ftp://x"}}, "model.url",
+     "not an http(s) URL"),
+    ({"roles": {"judge": {"count": 1}, "agent": {"count": 1}, "inference": {"count": 1, "command": ["srv"]}}},
+     "roles.inference.command", "has no '{port}'"),
+])
+def test_check_refuses_what_a_role_would_refuse_at_its_start(tmp_path, changes, field, message):
+    from hpcab.launch.preflight import ArmProblems, check_roles
+    arm = write_arm(tmp_path, **changes)
+    with pytest.raises(ArmProblems) as err:
+        check_roles(load_arm(arm))
+    [problem] = err.value.problems
+    assert (problem.source, problem.field) == (str(arm), field) and message in problem.message, str(problem)
+
+
+def test_a_valid_arm_passes_the_check():
+    from hpcab.launch.preflight import check_roles
+    for name in ("local-smoke.yaml", "corpus-autotune.yaml"):
+        assert check_roles(load_arm(ROOT / "launch" / "arms" / name)) == {}
+
+
+def test_the_launch_refuses_an_arm_the_check_refuses_before_making_its_run_folder(tmp_path):
+    arm = write_arm(tmp_path, optimizer="llmm", kernels="gemm,softmaxx")
+    for extra in (["--check"], []):
+        proc = subprocess.run([sys.executable, "-m", "hpcab.launch", "--arm", str(arm), *extra], cwd=ROOT,
+                              capture_output=True, text=True, env=dict(os.environ, COLUMNS="80"))
+        lines = proc.stderr.splitlines()
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        # one line per problem, each naming the arm file and the field, however narrow the terminal
+        assert len(lines) == 2, lines
+        assert lines[0].startswith(f"error: {arm}: kernels: 'softmaxx' matches no kernel name")
+        assert lines[0].endswith(("did you mean 'softmax'?", "did you mean softmax?")), lines[0]
+        assert lines[1] == f"error: {arm}: optimizer: unknown optimizer 'llmm'; did you mean 'llm'?"
+        assert not (tmp_path / "runs").exists()          # no run folder for experiments to count
+
+
+# ---- the live view -------------------------------------------------------------------------------
+
+def live_run(tmp_path: Path):
+    """A run folder as a launch leaves it half-way: worker 0 done with one of its two kernels
+    and at work on the next, worker 1 finished, a judge database with their grades."""
+    from hpcab.launch.launcher import instances
+    from hpcab.launch.status import RoleStatus
+    from tests.test_experiments import ATAX, GEMM, add_submission, close, judge_db
+    arm = load_arm(write_arm(tmp_path, kernels="gemm,atax,jacobi_2d"))
+    run = tmp_path / "run"
+    insts = instances(arm, run, run / "tokens.json")
+    conn = judge_db(run / "judge-0.db")
+    add_submission(conn, "s1", "worker-0", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 1.25))
+    add_submission(conn, "s2", "worker-1", ATAX, "2026-01-01T00:00:02.000Z", grade=("incorrect", None))
+    conn.execute("UPDATE submissions SET finished_at = received_at")
+    close(conn)
+    w0 = run / "agents" / "worker-0"
+    w0.mkdir(parents=True)
+    (w0 / "agent.jsonl").write_text("\n".join(json.dumps(e) for e in [
+        {"kernel": GEMM, "event": "score"}, {"kernel": GEMM, "event": "submit"},
+        {"kernel": "x/jacobi_2d", "event": "score"}]) + "\n{\"kernel\": \"x/jaco")   # a line being written
+    w1 = run / "agents" / "worker-1"
+    w1.mkdir(parents=True)
+    (w1 / "results.json").write_text(json.dumps({"tasks": [{"kernel": ATAX}]}))
+    states = {"judge-0": "RUNNING", "agent-0": "RUNNING", "agent-1": "COMPLETED"}
+    statuses = {i.key: RoleStatus(i.role, i.index, "1", states[i.name], "log") for i in insts}
+    return insts, statuses
+
+
+def test_the_live_views_rows_come_from_the_runs_files(tmp_path):
+    from hpcab.launch.live import ViewRow, view_rows
+    insts, statuses = live_run(tmp_path)
+    assert view_rows(insts, statuses) == [
+        ViewRow("judge-0", "RUNNING", "2 graded", "atax incorrect"),
+        ViewRow("agent-0", "RUNNING", "1/2", "gemm ok 1.25×"),          # gemm and jacobi_2d: one done
+        ViewRow("agent-1", "COMPLETED", "1/1", "atax incorrect"),
+    ]
+
+
+def test_piped_the_view_is_a_progress_line_every_period_and_at_each_change(tmp_path):
+    import io
+
+    import attrs
+    from rich.console import Console
+
+    from hpcab.launch.live import LiveView
+    insts, statuses = live_run(tmp_path)
+    out = io.StringIO()
+    console = Console(file=out, width=100)         # not a terminal
+    with LiveView(console, "t", every=3600) as view:
+        view.update(insts, statuses)                               # the first: printed
+        view.update(insts, statuses)                               # nothing changed, the period not over
+        key = next(k for k in statuses if k.endswith("agent-0"))
+        statuses[key] = attrs.evolve(statuses[key], state="COMPLETED")
+        view.update(insts, statuses)                               # a state changed: printed
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2, lines                                  # one line each, however long
+    assert lines[0].endswith("] judge-0 RUNNING 2 graded, last atax incorrect; agent-0 RUNNING 1/2 tasks, "
+                             "last gemm ok 1.25×; agent-1 COMPLETED 1/1 tasks, last atax incorrect")
+    assert "agent-0 COMPLETED 1/2 tasks" in lines[1]
+    out.truncate(0)
+    out.seek(0)
+    with LiveView(console, "t", every=0.01) as view:               # the period: a line at every update
+        for _ in range(3):
+            view.update(insts, statuses)
+            __import__("time").sleep(0.02)
+    assert len(out.getvalue().splitlines()) == 3
+
+
+def test_the_check_refuses_a_selected_kernel_that_does_not_load(tmp_path, monkeypatch):
+    """The judge would refuse to start on it (hpcab.corpus.Corpus.refuse_broken): so does the check."""
+    from hpcab.launch.preflight import ArmProblems, check_roles
+    from tests.test_cli_kernel_by_kernel import broken_manifest, make_project
+    corpus = make_project(tmp_path / "project")
+    manifest = broken_manifest(corpus)
+    monkeypatch.setenv("HPCAB_ROOT", str(tmp_path / "project"))
+    arm = write_arm(tmp_path, kernels="gemm,machine_learning")
+    with pytest.raises(ArmProblems) as err:
+        check_roles(load_arm(arm))
+    [problem] = err.value.problems
+    assert problem.field == "kernels" and str(manifest) in problem.message and "provenance" in problem.message, \
+        str(problem)
+    assert check_roles(load_arm(write_arm(tmp_path, kernels="gemm"))) == {}    # outside the selection: served

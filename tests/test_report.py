@@ -76,9 +76,39 @@ def driver():
 
 def test_report_usage_errors(tmp_path):
     out = hpcab("report", "--db", str(tmp_path / "missing.db"), "--out", str(tmp_path / "r"))
-    assert out.returncode == 2 and "missing.db" in out.stderr
+    assert out.returncode == 2 and f"--db {tmp_path / 'missing.db'}: no such" in out.stderr
+    assert "--runs" not in out.stderr                                       # the flag the user passed, only
     assert not (tmp_path / "r").exists()
     assert hpcab("report", "--out", str(tmp_path / "r")).returncode == 2     # --db is required
+    (tmp_path / "empty").mkdir()
+    out = hpcab("report", "--db", str(tmp_path / "empty"), "--out", str(tmp_path / "r"))
+    assert out.returncode == 2 and f"--db {tmp_path / 'empty'}: a folder holding no judge database" in out.stderr
+    # an `hpcab agent --out` folder of an agent that used a remote judge: no database there
+    remote = tmp_path / "remote"
+    remote.mkdir()
+    (remote / "results.json").write_text('{"agent": "numba", "tasks": []}')
+    (remote / "agent.jsonl").write_text("")
+    out = hpcab("report", "--db", str(remote), "--out", str(tmp_path / "r"))
+    assert out.returncode == 2 and "without a judge database" in out.stderr and "--runs" not in out.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_reads_an_agent_out_folder(tmp_path):
+    """`hpcab agent --native --out OUT` leaves OUT/judge.db and OUT/results.json: --db OUT reads them."""
+    from tests.test_experiments import GEMM, add_submission, close, judge_db
+    out = tmp_path / "agent-numba"
+    out.mkdir()
+    conn = judge_db(out / "judge.db")
+    add_submission(conn, "a1", "numba", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 2.0))
+    close(conn)
+    (out / "results.json").write_text('{"agent": "numba", "tasks": [{"kernel": "%s", "wall_seconds": 6.5}]}' % GEMM)
+    (out / "agent.jsonl").write_text("")
+    res = hpcab("report", "--db", str(out), "--out", str(tmp_path / "r"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "1 observation(s), 5 figure(s)" in res.stdout
+    # the agent's wall time is its cost in the speed-vs-spend figure's data
+    spend = (tmp_path / "r" / "speedup_vs_spend.csv").read_text().splitlines()
+    assert len(spend) == 2 and spend[1].endswith(",agent_wall_seconds,6.5")
 
 
 def test_report_opens_in_chromium(runs, driver, tmp_path):

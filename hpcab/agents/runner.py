@@ -45,6 +45,7 @@ class TaskResult:
     wall_seconds: float
     ended_by: str = ""          # why the task ended early: a budget, or the agent's error
     error: str = ""
+    variant: str = ""           # what the chosen submission was: its label, language and flag set
 
     @property
     def tokens(self) -> int:
@@ -59,21 +60,51 @@ def chosen_submission(docs: list[dict]) -> dict | None:
     return max(docs, key=lambda d: (bool(d.get("correct")), speedup_of(d) or 0.0))
 
 
+def variant_name(doc: dict) -> str:
+    """A submission as the table names it: its label, with the language and flag set when
+    the label does not say them (e.g. `c@unroll`, or `gemm.c (c, opt)`)."""
+    label, language, flagset = doc.get("label") or "", doc.get("language") or "?", doc.get("flagset") or "?"
+    if label and flagset in label:
+        return label
+    return f"{label} ({language}, {flagset})" if label else f"{language}, {flagset}"
+
+
+def progress_line(done: int, total: int, r: TaskResult, elapsed: float) -> str:
+    """One line per finished task for a log or a pipe, where no live bar is drawn:
+    `[2/3] gemm: correct 1.07× c@unroll (1 submission, 4 scores)  (65 s elapsed)`."""
+    if r.submissions:
+        sp = (r.speedup or {}).get("value")
+        verdict = ("correct" if r.correct else f"not correct ({r.status})") + (f" {sp:.2f}×" if sp else "")
+        what = f"{verdict} {r.variant}"
+    else:
+        what = "nothing submitted"
+    why = _brief(r.error or r.ended_by, 100)
+    counts = f"{r.submissions} submission{'s' * (r.submissions != 1)}, {r.scores} score{'s' * (r.scores != 1)}"
+    return f"[{done}/{total}] {r.name}: {what} ({counts}){'; ' + why if why else ''}  ({elapsed:.0f} s elapsed)"
+
+
 def run_tasks(agent: Agent, kernels: list[str], judge: JudgeHandle, budget: Budget, out_dir: Path,
               console: Console | None = None, progress: bool = True) -> list[TaskResult]:
+    """progress: a live bar on a terminal; elsewhere (a pipe, a log file) one line per task."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     log_path = out_dir / "agent.jsonl"
     results: list[TaskResult] = []
     console = console or Console(stderr=True)
+    lines = progress and not console.is_terminal       # rich draws no live bar there: say something
+    started = time.monotonic()
     columns = (TextColumn("[bold]{task.fields[agent]}[/bold]"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[kernel]}"), TimeElapsedColumn())
-    with Progress(*columns, console=console, disable=not progress, transient=False) as bar:
+    with Progress(*columns, console=console, disable=not progress or lines, transient=False) as bar:
         job = bar.add_task("tasks", total=len(kernels), agent=agent.name, kernel="")
         for kernel in kernels:
             bar.update(job, kernel=kernel)
             results.append(run_task(agent, kernel, judge, budget, out_dir, log_path))
             bar.advance(job)
+            if lines:
+                console.print(progress_line(len(results), len(kernels), results[-1], time.monotonic() - started),
+                              markup=False, highlight=False, soft_wrap=True)
+                console.file.flush()
         bar.update(job, kernel="done")
     write_results(out_dir / "results.json", agent, results)
     return results
@@ -116,7 +147,13 @@ def run_task(agent: Agent, kernel: str, judge: JudgeHandle, budget: Budget, out_
         submissions=len(session.submissions), scores=session.scores, model_calls=len(calls),
         prompt_tokens=sum(c.prompt_tokens for c in calls), completion_tokens=sum(c.completion_tokens for c in calls),
         cached_tokens=sum(c.cached_tokens for c in calls), wall_seconds=round(session.elapsed, 3),
-        ended_by=ended_by, error=error)
+        ended_by=ended_by or _judge_refusal(session), error=error,
+        variant=variant_name(chosen) if chosen else "")
+
+
+def _judge_refusal(session: Session) -> str:
+    """Why a task's scoring stopped short when the judge's own budget ended it."""
+    return f"the judge refused further scores: {session.judge_refused_scores}" if session.judge_refused_scores else ""
 
 
 def _failed(kernel: str, error: str) -> TaskResult:
@@ -140,9 +177,9 @@ def print_results(results: list[TaskResult], agent_name: str, out: Console) -> N
     from hpcab.gradedoc import fmt_speedup
     table = Table(title=f"agent {agent_name}: {len(results)} task(s)")
     for col, justify in (("kernel", "left"), ("track", "left"), ("correct", "center"), ("speedup", "right"),
-                         ("baseline", "left"), ("submissions", "right"), ("scores", "right"),
+                         ("baseline", "left"), ("variant", "left"), ("submissions", "right"), ("scores", "right"),
                          ("tokens", "right"), ("wall", "right"), ("note", "left")):
-        table.add_column(col, justify=justify, overflow="fold")
+        table.add_column(col, justify=justify, overflow="fold", max_width=24 if col == "variant" else None)
     for r in results:
         sp = r.speedup
         speed = fmt_speedup(sp, "\n")    # with the gate's verdict: faster, slower, no measurable difference
@@ -150,10 +187,15 @@ def print_results(results: list[TaskResult], agent_name: str, out: Console) -> N
         note = r.error or r.ended_by or ("" if r.status in ("ok", "not submitted") else r.status)
         if r.submissions == 0 and not r.error:
             note = note or "nothing submitted"
-        table.add_row(r.name, r.track, correct, speed, r.baseline or "-", str(r.submissions), str(r.scores),
+        table.add_row(r.name, r.track, correct, speed, r.baseline or "-", _brief(r.variant or "-", 60),
+                      str(r.submissions), str(r.scores),
                       f"{r.tokens:,}" if r.model_calls else "-", f"{r.wall_seconds:.1f} s",
                       _brief(note), end_section=False)
     out.print(table)
+    # An error folds in a narrow cell (a piped table is 160 columns): each one again, whole, on a line.
+    for r in results:
+        if r.error:
+            out.print(f"{r.name}: {_brief(r.error, 400)}", highlight=False, soft_wrap=True)
     ok = sum(r.correct for r in results)
     out.print(f"{ok}/{len(results)} correct; " + ("every task submitted" if not run_failed(results)
                                                   else "[red]some tasks failed or submitted nothing[/red]"))
@@ -194,8 +236,9 @@ def selected_kernels(selector: str, judge: JudgeHandle) -> list[str]:
     return chosen
 
 
-def command(args, out: Console) -> int:
-    """`hpcab agent NAME --kernels SELECTOR (--judge URL | --native) ...`"""
+def agent_from_args(args) -> Agent:
+    """The agent `hpcab agent` runs, its options checked by its own class: an unknown name
+    or a bad option raises InputError. The launcher's --check calls this too."""
     from hpcab.agents import agent_class
     options = parse_options(args.option or [])
     if args.model:
@@ -204,7 +247,12 @@ def command(args, out: Console) -> int:
         options.setdefault("model_name", args.model_name)
     if args.api:
         options.setdefault("api", args.api)
-    agent = agent_class(args.name)(**options)
+    return agent_class(args.name)(**options)
+
+
+def command(args, out: Console) -> int:
+    """`hpcab agent NAME --kernels SELECTOR (--judge URL | --native) ...`"""
+    agent = agent_from_args(args)
     budget = Budget(submissions=args.submissions, scores=args.scores, wall_seconds=args.wall_seconds,
                     tokens=args.tokens)
     out_dir = Path(args.out or f"runs/agent-{agent.name}-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -265,7 +313,8 @@ def add_arguments(s) -> None:
     s.add_argument("--tokens", type=int, default=None, help="token budget per task (prompt + completion)")
     s.add_argument("--out", help="output folder (default runs/agent-NAME-TIME)")
     s.add_argument("--json", action="store_true", help="print results.json instead of the table")
-    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (on a terminal) or progress lines (piped or to a file)")
     native = s.add_argument_group("--native judge")
     native.add_argument("--db", help="its database (default OUT/judge.db)")
     native.add_argument("--threads", type=int, default=1, help="threads of each timed run (default 1)")

@@ -7,7 +7,7 @@ Prints one line per experiment x arm (runs, tasks, submissions, correct, geometr
 speedup with its 95% CI), a line for each --runs glob and --experiment prefix that matched
 nothing, and writes the table to each --out (CSV or parquet, by the suffix). Exit status:
 0; 1 when a file could not be read (each named on stderr; the table of the rest is still
-written); 2 for a usage error (no --runs glob matched anything, an --out that is neither
+written; a run folder that never started is skipped with a warning line); 2 for a usage error (no --runs glob matched anything, an --out that is neither
 .csv nor .parquet).
 """
 
@@ -26,8 +26,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m hpcab.experiments", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", action="append", required=True, metavar="GLOB",
-                   help="run folders (holding arm.yaml or judge-*.db) and/or judge .db files (repeatable; "
-                        "quote it so the shell does not expand it)")
+                   help="run folders (holding arm.yaml or judge-*.db), hpcab agent --out folders (holding "
+                        "judge.db) and/or judge .db files (repeatable; quote it so the shell does not expand it)")
     p.add_argument("--experiment", action="append", metavar="PREFIX",
                    help="keep runs whose experiment starts with PREFIX (repeatable; default: all)")
     p.add_argument("--out", action="append", default=[], metavar="FILE",
@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {line}", file=sys.stderr)
         print("error: no --runs glob matched a run folder or a .db file: nothing to extract", file=sys.stderr)
         return 2
+    for line in result.warnings:
+        print(f"warning: {line}", file=sys.stderr)
     for line in summary_lines(result):
         print(line)
     for problem in result.problems:

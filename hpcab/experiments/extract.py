@@ -81,7 +81,8 @@ def verdict_expr(low: str | pl.Expr, high: str | pl.Expr) -> pl.Expr:
 
 @attrs.frozen
 class RunInfo:
-    """One source: a run folder (kind 'run') or a judge database given on its own (kind 'db')."""
+    """One source: a run folder (kind 'run'), an `hpcab agent --out` folder (kind 'agent': its
+    judge.db and results.json) or a judge database given on its own (kind 'db')."""
     path: str                            # as matched
     kind: str
     experiment: str
@@ -105,6 +106,7 @@ class Extraction:
     problems: list[str] = attrs.field(factory=list)     # each names a file and what was wrong with it
     unmatched: list[str] = attrs.field(factory=list)    # a --runs glob or an --experiment prefix, in words
     runs: list[RunInfo] = attrs.field(factory=list)     # the sources read (after the experiment filter)
+    warnings: list[str] = attrs.field(factory=list)     # sources skipped, each named with why
 
     def summary(self, n_boot: int = 2000, seed: int = 0) -> pl.DataFrame:
         """One row per experiment x arm: runs, runs_not_succeeded (run folders whose
@@ -203,17 +205,51 @@ def _run_info(folder: str, only: list[str] | None) -> RunInfo:
                    tuple(notes))
 
 
+def _is_agent_folder(path: Path) -> bool:
+    """What `hpcab agent --out` writes: results.json and agent.jsonl, and judge.db with --native."""
+    return (path / "judge.db").is_file() or ((path / "results.json").is_file() and (path / "agent.jsonl").exists())
+
+
+def _agent_info(folder: str) -> RunInfo:
+    """An `hpcab agent --out` folder: its in-process judge's database (judge.db) and its
+    results.json, the agent's name in the database being the worker's."""
+    base = Path(folder)
+    db = str(base / "judge.db")
+    name = "-"
+    try:
+        name = str(json.loads((base / "results.json").read_text()).get("agent") or "-")
+    except (OSError, ValueError, AttributeError):
+        pass
+    agents = []
+    try:
+        conn = _open_read_only(db)
+        try:
+            agents = [a for (a,) in conn.execute("SELECT DISTINCT agent FROM submissions")]
+        finally:
+            conn.close()
+    except (_Unreadable, sqlite3.Error):
+        pass                    # named when the database itself is read
+    worker = agents[0] if len(agents) == 1 else name
+    results = ((0, worker, base / "results.json"),) if (base / "results.json").is_file() else ()
+    return RunInfo(folder, "agent", base.name, base.name, name, optimizer=None if name == "-" else name,
+                   dbs=((db, 0),), results=results)
+
+
 def _db_info(path: str) -> RunInfo:
     p = Path(path)
     parent = p.resolve().parent.name
     return RunInfo(path, "db", parent, p.stem, "-", dbs=((path, _rank_of(path)),))
 
 
-def find_sources(sources: list[str | Path], experiments: list[str] | None,
-                 problems: list[str]) -> tuple[list[RunInfo], list[str]]:
-    """The run folders and databases the globs match, each once, filtered by experiment
-    prefix; and what matched nothing, in words."""
+def find_sources(sources: list[str | Path], experiments: list[str] | None, problems: list[str],
+                 flag: str = "--runs", warnings: list[str] | None = None) -> tuple[list[RunInfo], list[str]]:
+    """The run folders, agent folders and databases the globs match, each once, filtered by
+    experiment prefix; and what matched nothing, in words (naming the flag the sources came
+    from). A run folder that never started (no judge database, no results.json) is skipped,
+    with a line in warnings."""
     unmatched: list[str] = []
+    warnings = [] if warnings is None else warnings
+    agent_folders: dict[Path, str] = {}
     folders: dict[Path, tuple[str, list[str] | None]] = {}     # resolved -> (as matched, only these dbs)
     bare: dict[Path, str] = {}
     for source in sources:
@@ -224,6 +260,14 @@ def find_sources(sources: list[str | Path], experiments: list[str] | None,
             if p.is_dir() and _is_run_folder(p):
                 folders[p.resolve()] = (folders.get(p.resolve(), (match, None))[0], None)
                 hits += 1
+            elif p.is_dir() and _is_agent_folder(p):
+                hits += 1
+                if (p / "judge.db").is_file():
+                    agent_folders.setdefault(p.resolve(), match)
+                else:
+                    unmatched.append(f"{flag} {match!r}: an `hpcab agent --out` folder without a judge database "
+                                     f"(judge.db is written there only with --native); give the database of the "
+                                     f"judge it used")
             elif p.is_file() and p.suffix == ".db":
                 hits += 1
                 parent = p.resolve().parent
@@ -236,8 +280,16 @@ def find_sources(sources: list[str | Path], experiments: list[str] | None,
                 else:
                     bare.setdefault(p.resolve(), match)
         if not hits:
-            unmatched.append(f"--runs {pattern!r} matched no run folder or .db file")
-    infos = [_run_info(given, only) for given, only in folders.values()]
+            unmatched.append(f"{flag} {pattern!r} matched no run folder, agent folder or .db file")
+    infos = []
+    for given, only in folders.values():
+        info = _run_info(given, only)
+        if not info.dbs and not info.results:
+            warnings.append(f"{given}: skipped: a run folder that never started (no judge database, no "
+                            f"results.json)" + (f"; status.json says {info.state}" if info.state else ""))
+            continue
+        infos.append(info)
+    infos += [_agent_info(path) for resolved, path in agent_folders.items() if resolved not in folders]
     infos += [_db_info(path) for path in bare.values()]
     # A database reached twice (a folder and, on its own, one of its files) is read once.
     seen: set[Path] = set()
@@ -467,6 +519,18 @@ def _selector_legs(legs: tuple[str, ...]) -> pl.DataFrame:
     return pl.DataFrame({"kernel": list(first), "_leg_selector": list(first.values())}, schema=schema)
 
 
+def _task_wall_seconds(frame: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
+    """A submission that carried no agent wall time (only model calls carry one: an agent
+    that calls no model never reports it) gets its task's wall time from the worker's
+    results.json, so every optimizer can be drawn against its wall time."""
+    if results.height == 0:
+        return frame
+    wall = results.unique(["leg", "agent", "kernel"], keep="last", maintain_order=True) \
+        .select("leg", "agent", "kernel", pl.col("agent_wall_seconds").alias("_task_wall"))
+    return frame.join(wall, on=["leg", "agent", "kernel"], how="left", maintain_order="left").with_columns(
+        pl.coalesce("agent_wall_seconds", "_task_wall").alias("agent_wall_seconds")).drop("_task_wall")
+
+
 def _tasks_without_submission(info: RunInfo, results: pl.DataFrame, frame: pl.DataFrame,
                               read: dict[int, str]) -> pl.DataFrame:
     """A row (state 'none') for each task a results.json lists that has no submission, on
@@ -506,6 +570,7 @@ def _source_table(info: RunInfo, problems: list[str]) -> pl.DataFrame | None:
     frame = pl.concat(frames, how="vertical") if frames else pl.DataFrame(schema=_FRAME)
     results = _results(info, problems)
     frame = _assign_legs(frame, info, results)
+    frame = _task_wall_seconds(frame, results)
     frame = pl.concat([frame, _tasks_without_submission(info, results, frame, read)], how="vertical")
     price = info.price or {}
     prompt = price.get("prompt")
@@ -570,23 +635,26 @@ def _finish(frame: pl.DataFrame) -> pl.DataFrame:
     ).select([pl.col(c).cast(t) for c, t in SCHEMA.items()])
 
 
-def extract(sources: list[str | Path], experiments: list[str] | None = None) -> Extraction:
-    """The observations of every run folder and judge database the sources (globs or paths)
-    match, in one table; experiments: keep only runs whose experiment starts with one of
-    these prefixes (None: all)."""
+def extract(sources: list[str | Path], experiments: list[str] | None = None, flag: str = "--runs") -> Extraction:
+    """The observations of every run folder, agent folder and judge database the sources
+    (globs or paths) match, in one table; experiments: keep only runs whose experiment starts
+    with one of these prefixes (None: all); flag: what the sources were given as, for the
+    lines that say what matched nothing."""
     problems: list[str] = []
-    infos, unmatched = find_sources(list(sources), list(experiments) if experiments else None, problems)
+    warnings: list[str] = []
+    infos, unmatched = find_sources(list(sources), list(experiments) if experiments else None, problems, flag,
+                                    warnings)
     frames = []
     for i, info in enumerate(infos):
         frame = _source_table(info, problems)
         if frame is not None and frame.height:
             frames.append(frame.with_columns(pl.lit(i, pl.Int64).alias("_src")))
     if not frames:
-        return Extraction(empty_table(), problems, unmatched, infos)
+        return Extraction(empty_table(), problems, unmatched, infos, warnings)
     whole = pl.concat(frames, how="vertical_relaxed", rechunk=False)
     frames.clear()              # the sources' frames are not kept alive next to the whole
     table = _finish(whole)
-    return Extraction(table, problems, unmatched, infos)
+    return Extraction(table, problems, unmatched, infos, warnings)
 
 
 # ---- files -------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from submitit.local.local import LocalJob
 
 from hpcab.launch.arm import Arm
 from hpcab.launch.roles import STOP, Instance, fill, run_instance
-from hpcab.launch.status import RoleStatus, print_status, write_status
+from hpcab.launch.status import RoleStatus, log_tail, print_status, write_status
 
 POLL_S = 1.0
 SERVER_ROLES = ("judge", "inference")
@@ -186,9 +186,13 @@ def executor_for(arm: Arm, run: Path):
     return executor
 
 
-def launch(arm: Arm, console: Console | None = None) -> int:
+def launch(arm: Arm, console: Console | None = None, progress_every: float = 30.0) -> int:
+    from hpcab.launch.live import LiveView
+    from hpcab.launch.preflight import check_roles
     console = console or Console()
-    images = verified_images(arm)      # refused here, before the run folder or any job exists
+    # Everything the roles check at their start (what --check runs), and the images against
+    # their lock: a bad arm is refused here, before the run folder or any job exists.
+    images = check_roles(arm)
     run = run_folder(arm)
     tokens = worker_tokens(arm, run)
     executor = executor_for(arm, run)
@@ -209,7 +213,9 @@ def launch(arm: Arm, console: Console | None = None) -> int:
             if leg == len(legs):
                 legs.append(_submit(arm, run, tokens, executor, leg, None, statuses, images))
                 write_status(run, arm, statuses, "running", started)
-            outcome = _watch(leg_folder(arm, run, leg), arm, legs[leg], statuses, started, run)
+            title = f"{arm.experiment} ({arm.executor.kind})" + (f", leg {leg}" if len(arm.legs) > 1 else "")
+            with LiveView(console, title, progress_every) as view:
+                outcome = _watch(leg_folder(arm, run, leg), arm, legs[leg], statuses, started, run, view)
             if outcome == "succeeded" and leg + 1 < len(arm.legs):
                 write_status(run, arm, statuses, "running", started)
             if outcome != "succeeded":
@@ -267,12 +273,17 @@ def print_results(run: Path, console: Console) -> None:
         print_tasks(rows, agent, console)
 
 
-def _watch(here: Path, arm: Arm, jobs: list, statuses: dict[str, RoleStatus], started: float, run: Path) -> str:
-    """One leg's jobs until its agent workers are done (here: the leg's folder)."""
+def _watch(here: Path, arm: Arm, jobs: list, statuses: dict[str, RoleStatus], started: float, run: Path,
+           view=None) -> str:
+    """One leg's jobs until its agent workers are done (here: the leg's folder); view: the
+    live table or progress lines (hpcab.launch.live), updated at every poll."""
     agents = [(i, j) for i, j in jobs if i.role == "agent"]
     servers = [(i, j) for i, j in jobs if i.role in SERVER_ROLES]
+    submissions = arm.budgets.get("submissions", 1)
     while True:
         changed = _refresh(jobs, statuses)
+        if view is not None:
+            view.update([i for i, _ in jobs], statuses, submissions)
         failed = [statuses[i.key] for i, _ in jobs if statuses[i.key].state == "FAILED"]
         ended_early = [i for i, _ in servers if statuses[i.key].state == "COMPLETED" and not (here / STOP).exists()]
         for i in ended_early:
@@ -319,7 +330,9 @@ def _refresh(jobs: list, statuses: dict[str, RoleStatus]) -> bool:
         else:
             state = "RUNNING" if str(job.state).upper() in ("RUNNING", "COMPLETING") else str(job.state).upper()
         if state != old.state or error != old.error:
-            statuses[inst.key] = attrs.evolve(old, state=state, error=error)
+            # A failed role's own last words: what its log says is usually the why.
+            tail = log_tail(Path(inst.run_dir) / "logs" / f"{inst.name}.out") if state == "FAILED" else ()
+            statuses[inst.key] = attrs.evolve(old, state=state, error=error, tail=tail)
             changed = True
     return changed
 

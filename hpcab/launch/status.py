@@ -24,6 +24,23 @@ class RoleStatus:
     log: str                # the job's stdout (its stderr beside it)
     error: str = ""
     leg: int = 0
+    tail: tuple[str, ...] = ()      # a failed role: the last lines of its log (RUN/logs/<role>-<i>.out)
+
+
+TAIL_LINES = 5
+
+
+def log_tail(path: Path, lines: int = TAIL_LINES, limit: int = 300) -> tuple[str, ...]:
+    """The last non-empty lines of a role's log, each cut to limit characters."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(f.tell() - 64 * 1024, 0))
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return ()
+    kept = [line.rstrip() for line in text.splitlines() if line.strip()][-lines:]
+    return tuple(line if len(line) <= limit else line[:limit - 1] + "…" for line in kept)
 
 
 def write_status(run: Path, arm, statuses: dict[str, RoleStatus], state: str, started: float) -> None:
@@ -55,6 +72,10 @@ def print_status(run: Path, out: Console) -> None:
         state = r["state"]
         shown = f"[red]{state}[/red]" if state in ("FAILED", "CANCELLED") else state
         name = f"{r['role']}-{r['index']}"
-        table.add_row(f"leg {r['leg']}: {name}" if doc.get("legs", 1) > 1 else name, r["job_id"], shown, escape(r["log"]), escape(r["error"]))
+        error = escape(r["error"])
+        if r.get("tail"):
+            error += "\n[dim]" + "\n".join(f"│ {escape(line)}" for line in r["tail"]) + "[/dim]"
+        table.add_row(f"leg {r['leg']}: {name}" if doc.get("legs", 1) > 1 else name, r["job_id"], shown,
+                      escape(r["log"]), error)
     out.print(table)
     out.print(f"status: {Path(doc['run_dir']) / 'status.json'} (updated {doc['updated_at']})", highlight=False)
