@@ -77,6 +77,11 @@ def test_options_and_agent_names_are_checked():
         agent_class("nosuch")
     with pytest.raises(InputError, match="not a subclass"):
         agent_class("hpcab.agents.search:Variant")
+    with pytest.raises(InputError, match=r"no such class in it; it defines Scored, Variant \(did you mean Variant\?\)"):
+        agent_class("hpcab.agents.search:Varient")
+    with pytest.raises(InputError, match="names a file but no class"):
+        agent_class(f"{ROOT}/examples/flag_search_agent.py")
+    assert agent_class(f"{ROOT}/examples/flag_search_agent.py:FlagSearchAgent").name == "flag-search"
     assert agent_class("autotune").name == "autotune"
 
 
@@ -118,6 +123,24 @@ def test_translator_scores_every_language_and_flag_set_and_submits_the_chosen_on
     assert row["correct"] and row["submissions"] == 1 and row["scores"] == len(scored)
     [sub] = submissions(judge.db)
     assert sub["label"] in scored and sub["state"] == "graded" and sub["grade_id"] == row["grade_id"]
+
+
+def test_a_built_in_optimizer_out_of_the_judges_scores_submits_the_best_so_far(start_judge, tmp_path):
+    from hpcab.judge.tokens import issue_tokens
+    tokens = tmp_path / "tokens.json"
+    issue_tokens(["tight"], 1, tokens, scores=2)            # the translator has 6 variants for gemm
+    judge = start_judge("--kernels", "gemm", "--tokens", str(tokens), *FAST)
+    out = tmp_path / "run"
+    proc = agent_cli("translator", "--kernels", "gemm", "--judge", judge.url, "--token-file", str(tokens),
+                     "--agent", "tight", "--out", str(out), tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    scored = [e["label"] for e in log_events(out, "score")]
+    [refused] = log_events(out, "score_refused")           # the judge's 403, once: no score after it
+    assert len(scored) == 2 and "'tight' has spent its score budget (2)" in refused["message"]
+    [sub] = submissions(judge.db)
+    row = results(out)["gemm"]
+    assert sub["label"] in scored and sub["state"] == "graded" and row["correct"] and row["variant"] == sub["label"]
+    assert "the judge refused further scores" in row["ended_by"]
 
 
 def test_autotune_screens_refines_confirms_within_its_score_limit(start_judge, tmp_path):

@@ -28,19 +28,98 @@ AGENTS = {
 
 
 def agent_class(name: str) -> type[Agent]:
-    """The Agent class registered under name, or a "module:Class" path of one's own."""
+    """The Agent class registered under name, or one's own: "module:Class" (an importable
+    module) or "path/to/file.py:Class" (a file, loaded by its path)."""
     target = AGENTS.get(name, name if ":" in name else None)
+    if target is None and name.endswith(".py"):
+        raise InputError("agent", "name", f"{name!r} names a file but no class; expected {name}:ClassName")
     if target is None:
-        raise InputError("agent", "name", f"unknown agent {name!r}; expected one of {', '.join(AGENTS)} "
-                                          f"or module:Class")
-    module, _, cls = target.partition(":")
-    try:
-        found = getattr(importlib.import_module(module), cls)
-    except (ImportError, AttributeError) as exc:
-        raise InputError("agent", "name", f"cannot load agent {target!r}: {exc}") from None
+        raise InputError("agent", "name", f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}, "
+                                          f"module:Class or path/to/file.py:Class")
+    where, _, cls = target.rpartition(":")
+    if where.endswith(".py") or "/" in where:
+        module, source = _module_from_file(where), where
+    else:
+        try:
+            module, source = importlib.import_module(where), where
+        except ImportError as exc:
+            raise InputError("agent", "name", f"cannot load agent {target!r}: {exc}") from None
+    found = getattr(module, cls, None)
+    if found is None:
+        raise InputError(source, cls, f"no such class in it{_classes_hint(module, cls)}")
     if not (isinstance(found, type) and issubclass(found, Agent)):
-        raise InputError("agent", "name", f"{target!r} is not a subclass of hpcab.agents.Agent")
+        raise InputError(source, cls, f"not an optimizer: {_what(found)}, not a subclass of hpcab.agents.Agent")
     return found
+
+
+def _module_from_file(path: str):
+    """Import a Python file by its path, under a module name of its own (two files of the
+    same name do not replace each other); its import error as one line, file:line first."""
+    import hashlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    file = Path(path)
+    if not file.is_file():
+        raise InputError(path, "", ("no such file" if not file.exists() else "not a file")
+                         + " (the agent, given as path/to/file.py:Class)")
+    resolved = file.resolve()
+    module_name = f"hpcab_agent_file_{resolved.stem}_{hashlib.sha1(str(resolved).encode()).hexdigest()[:10]}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, resolved)
+    if spec is None or spec.loader is None:
+        raise InputError(path, "", "cannot be imported as a Python module (expected a .py file)")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module      # a class defined in it can find its own module (attrs, pickle)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[module_name]
+        raise InputError(f"{path}:{_failing_line(exc, resolved)}", "",
+                         f"the file fails to import: {type(exc).__name__}: {_one_line(exc)}") from None
+    return module
+
+
+def _failing_line(exc: BaseException, file) -> int | str:
+    """The line of file where the import failed: a syntax error's own, else the deepest
+    frame of the traceback inside the file."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return exc.lineno
+    line: int | str = "?"
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == str(file):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _one_line(exc: BaseException) -> str:
+    text = exc.msg if isinstance(exc, SyntaxError) and exc.msg else str(exc)
+    return " ".join(text.split()) or "(no message)"
+
+
+def _classes_hint(module, wanted: str) -> str:
+    """"; it defines A, B (did you mean A?)": the classes defined in the module itself."""
+    import difflib
+    import inspect
+    defined = [n for n, v in vars(module).items()
+               if inspect.isclass(v) and getattr(v, "__module__", None) == module.__name__]
+    if not defined:
+        return "; it defines no class"
+    hint = f"; it defines {', '.join(sorted(defined))}"
+    close = difflib.get_close_matches(wanted, defined, n=1, cutoff=0.5) or \
+        [n for n in defined if n.lower() == wanted.lower()]
+    return hint + (f" (did you mean {close[0]}?)" if close else "")
+
+
+def _what(obj) -> str:
+    if isinstance(obj, type):
+        bases = ", ".join(b.__name__ for b in obj.__mro__[1:-1]) or "object"
+        return f"a class (based on {bases})"
+    return f"a value of type {type(obj).__name__}"
 
 
 __all__ = ["AGENTS", "Agent", "Budget", "BudgetExhausted", "ModelCall", "Session", "Task", "agent_class"]

@@ -101,6 +101,7 @@ class Session:
     score_docs: list[dict] = attrs.field(factory=list)
     calls: list[ModelCall] = attrs.field(factory=list)
     _unsent: list[ModelCall] = attrs.field(factory=list)
+    judge_refused_scores: str = ""          # the judge's own score budget is spent: its refusal
     _lock: threading.Lock = attrs.field(factory=threading.Lock)
 
     # ---- budget ------------------------------------------------------------------------
@@ -138,6 +139,10 @@ class Session:
 
     @property
     def can_score(self) -> bool:
+        """False once the task's score budget is spent, or once the judge refused a score
+        because its own budget for this agent is (its tokens file: a 403)."""
+        if self.judge_refused_scores:
+            return False
         left = self.remaining()["scores"]
         return left is None or left > 0
 
@@ -157,6 +162,10 @@ class Session:
         except JudgeError as exc:
             if charged(exc):
                 self.scores += 1
+            if score_budget_refused(exc):
+                self.judge_refused_scores = exc.message
+                self.log({"event": "score_refused", "language": language, "flagset": flagset, "label": label,
+                          "message": exc.message})
             raise
         self.scores += 1            # counted once the judge charged it, as its scores_used does
         self.score_docs.append(doc)
@@ -207,6 +216,13 @@ def charged(exc: JudgeError) -> bool:
     (400, 403, 409, 429, 503) or a grading worker that died (500) is not charged. No answer
     at all (status None): not known, so not counted; the runner ends the run there."""
     return exc.status == 500 and "It is charged to the score budget" in exc.message
+
+
+def score_budget_refused(exc: JudgeError) -> bool:
+    """Whether the judge refused a score because the agent's score budget (the judge's
+    tokens file) is spent: the 403 of hpcab.judge.service's score admission, whose message
+    says so (tests/test_agents.py ties the two). Not retried: every later score gets it too."""
+    return exc.status == 403 and "spent its score budget" in exc.message
 
 
 def usage_document(calls: list[ModelCall], wall_seconds: float) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from hpcab.agents.base import BudgetExhausted, Session
+from hpcab.agents.base import BudgetExhausted, Session, score_budget_refused
 from hpcab.client import JudgeError
 
 
@@ -44,8 +44,9 @@ class Scored:
 
 
 def score_all(session: Session, variants: list[Variant]) -> list[Scored]:
-    """Score each variant in order until the score budget ends; a refused one is recorded
-    with the judge's message, not raised."""
+    """Score each variant in order until the score budget ends (the task's, or the judge's
+    own: its refusal stops the scoring, and the caller still submits what it has); a
+    variant the judge refuses for another reason is recorded with its message, not raised."""
     scored = []
     for v in variants:
         if not session.can_score:
@@ -55,6 +56,8 @@ def score_all(session: Session, variants: list[Variant]) -> list[Scored]:
         except BudgetExhausted:
             break
         except JudgeError as exc:
+            if score_budget_refused(exc):           # session.can_score is False from now on
+                break
             if exc.status in (None, 401, 403):     # the judge is gone or refuses us: nothing more to try
                 raise
             scored.append(Scored(v, None, str(exc)))
