@@ -330,9 +330,9 @@ def _check_semantics(k: Kernel, source: str) -> None:
         raise InputError(source, "scale", "only scientific_computing kernels carry scale")
 
 
-@functools.lru_cache(maxsize=None)
-def _import(path: Path) -> ModuleType:
-    name = "hpcab_reference_" + "_".join(path.with_suffix("").parts[-4:]).replace("-", "_")
+def import_file(path: Path, name: str, what: str) -> ModuleType:
+    """A corpus file (a reference, a check) imported by path as module `name`; an import that
+    fails is an InputError naming the file and `what` it is."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -340,8 +340,14 @@ def _import(path: Path) -> ModuleType:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
-        raise InputError(str(path), "", f"cannot import the reference: {type(exc).__name__}: {exc}") from None
+        raise InputError(str(path), "", f"cannot import {what}: {type(exc).__name__}: {exc}") from None
     return module
+
+
+@functools.lru_cache(maxsize=None)
+def _import(path: Path) -> ModuleType:
+    name = "hpcab_reference_" + "_".join(path.with_suffix("").parts[-4:]).replace("-", "_")
+    return import_file(path, name, "the reference")
 
 
 def load_reference(k: Kernel) -> Reference:

@@ -21,9 +21,7 @@ changes no grade.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -33,7 +31,7 @@ from hpcab.case import explicit_case, make_inputs, run_oracle
 from hpcab.check import check_outputs
 from hpcab.corpus import kernel_dirs
 from hpcab.errors import InputError
-from hpcab.kernel import CHECK_SUFFIX, Kernel
+from hpcab.kernel import CHECK_SUFFIX, Kernel, import_file
 
 # The seeds a check compares on when it has no reason to pick others.
 SEEDS = (0, 1, 2)
@@ -95,16 +93,7 @@ def load_check_module(kernel: Kernel):
     path = kernel.check_path
     if not path.is_file():
         return None
-    name = "hpcab_check_" + kernel.id.replace("/", "__")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise InputError(str(path), "", f"cannot import the check: {type(exc).__name__}: {exc}") from None
-    return module
+    return import_file(path, "hpcab_check_" + kernel.id.replace("/", "__"), "the check")
 
 
 def checks_in(module) -> list[Callable]:

@@ -492,13 +492,18 @@ def test_only_scores_the_judge_charged_are_counted(start_judge, tmp_path):
 
     failing = FailingJudge(JudgeError(500, failure_message("score", "0" * 32)),
                            JudgeError(500, "the judge's grading worker died while grading this; it was not graded"),
-                           JudgeError(403, "agent 'a' has spent its score budget (3)"),
-                           JudgeError(503, "the judge is stopping"))
+                           JudgeError(503, "the judge is stopping"),
+                           JudgeError(403, "agent 'a' has spent its score budget (3)"))
     session = Session(failing, session.task, Budget(scores=2))
     for _ in range(4):
         with pytest.raises(JudgeError):
             session.score(GEMM_C, "c")
     assert session.scores == 1
+    # The judge's own score budget is spent: no score is sent to it again, whatever the task's
+    # budget still allows (hpcab.agents.base.score_budget_refused).
+    assert session.remaining()["scores"] == 1 and not session.can_score
+    with pytest.raises(BudgetExhausted):
+        session.score(GEMM_C, "c")
 
 
 def test_requests_and_answers_match_the_official_openai_types(start_judge, tmp_path):
