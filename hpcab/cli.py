@@ -84,10 +84,10 @@ def cmd_show(args, out: Console) -> int:
 def _roofline_lines(k) -> list[str]:
     """The manifest's lower bounds and their values at each preset; with the time they give
     on this machine when `hpcab probe` has already measured it (never measured here)."""
-    from hpcab.roofline import bound
+    from hpcab.roofline import bound, cached_machine
     if k.roofline is None:
         return ["roofline: none declared (the plausibility check cannot bound this kernel)"]
-    machine = _probed_machine()
+    machine = cached_machine()
     lines = [f"roofline (lower bounds): flops {k.roofline.flops}; bytes {k.roofline.bytes}"]
     for name, sizes in k.presets.items():
         flops, nbytes = k.roofline.evaluate(sizes)
@@ -101,24 +101,6 @@ def _roofline_lines(k) -> list[str]:
     lines.append(f"  bound on {machine.describe()} (hpcab probe, {machine.measured_at})" if machine is not None
                  else "  (`hpcab probe` measures this machine; then show prints the time each preset needs at least)")
     return lines
-
-
-def _probed_machine():
-    """This machine's one-thread figures if `hpcab probe` has cached them: show reads them,
-    it never measures (a probe takes seconds). None when there are none."""
-    from hpcab.environment import cpu_info
-    from hpcab.paths import cache_dir
-    from hpcab.roofline import Machine
-    from hpcab.run import Policy, pinned
-    model, cpus, found = cpu_info()["model"], tuple(pinned(Policy(threads=1)).cpus), []
-    for path in (cache_dir() / "roofline").glob("*.json"):
-        try:
-            m = Machine.from_document(json.loads(path.read_text()), cached=True)
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if m.cpu_model == model and m.threads == 1 and tuple(m.cpus) == cpus:
-            found.append(m)
-    return max(found, key=lambda m: m.measured_at) if found else None
 
 
 def _baseline_line(k) -> str:

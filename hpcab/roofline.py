@@ -365,6 +365,21 @@ def _default_cpus(threads: int, cpus) -> tuple[int, ...]:
     return tuple(pinned(Policy(threads=threads, cpus=tuple(cpus) if cpus else None)).cpus)
 
 
+def cached_machine(threads: int = 1, cpus=None) -> Machine | None:
+    """The latest figures `probe` cached for this CPU model, `threads` and CPU set (default:
+    the judge's placement), read without building or measuring anything; None when none are."""
+    from hpcab.environment import cpu_info
+    model, cpus, found = cpu_info()["model"], _default_cpus(threads, cpus), []
+    for path in (cache_dir() / "roofline").glob("*.json"):
+        try:
+            m = Machine.from_document(json.loads(path.read_text()), cached=True)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if m.cpu_model == model and m.threads == threads and tuple(m.cpus) == cpus:
+            found.append(m)
+    return max(found, key=lambda m: m.measured_at) if found else None
+
+
 def probe(toolchains: "Toolchains", threads: int = 1, cpus=None, fresh: bool = False,
           cache_root: Path | None = None) -> Machine:
     """This machine's memory bandwidth and peak flop rates on `cpus` (default: the judge's
