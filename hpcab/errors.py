@@ -21,11 +21,17 @@ class InputError(HpcabError):
         super().__init__(f"{where}: {message}")
 
 
+def closest(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The choice closest to a mistyped word, or None when none is close."""
+    choices = sorted({c for c in choices if c})
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=cutoff)
+    if not close:    # case alone ('s' for 'S', 'GEMM' for 'gemm') is below difflib's cutoff on short words
+        close = [c for c in choices if c.lower() == word.lower()][:1]
+    return close[0] if close else None
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """'; did you mean X?' when a choice is close to a mistyped word, else ''. Appended to
     a one-line error, so a typo's fix is on the line that reports it."""
-    choices = sorted(set(choices))
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    if not close:    # case alone ('s' for 'S', 'GEMM' for 'gemm') is below difflib's cutoff on short words
-        close = [c for c in choices if c.lower() == word.lower()][:1]
-    return f"; did you mean {close[0]}?" if close else ""
+    close = closest(word, choices)
+    return f"; did you mean {close}?" if close else ""

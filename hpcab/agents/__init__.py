@@ -103,16 +103,16 @@ def _one_line(exc: BaseException) -> str:
 
 def _classes_hint(module, wanted: str) -> str:
     """"; it defines A, B (did you mean A?)": the classes defined in the module itself."""
-    import difflib
     import inspect
+
+    from hpcab.errors import closest
     defined = [n for n, v in vars(module).items()
                if inspect.isclass(v) and getattr(v, "__module__", None) == module.__name__]
     if not defined:
         return "; it defines no class"
     hint = f"; it defines {', '.join(sorted(defined))}"
-    close = difflib.get_close_matches(wanted, defined, n=1, cutoff=0.5) or \
-        [n for n in defined if n.lower() == wanted.lower()]
-    return hint + (f" (did you mean {close[0]}?)" if close else "")
+    close = closest(wanted, defined, cutoff=0.5)
+    return hint + (f" (did you mean {close}?)" if close else "")
 
 
 def _what(obj) -> str:

@@ -12,12 +12,11 @@ problem is one line naming the arm file and the field; all of them are reported 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import io
 import tempfile
 from pathlib import Path
 
-from hpcab.errors import HpcabError, InputError
+from hpcab.errors import HpcabError, InputError, closest
 from hpcab.launch.arm import Arm
 
 # What a placeholder the roles fill only once their servers answer stands for, to parse.
@@ -53,9 +52,8 @@ def check_roles(arm: Arm) -> dict[str, tuple]:
             corpus.select(selector)
             # The judge refuses to start on a selected kernel that does not load: so does the check.
             corpus.refuse_broken(selector, lambda _warning: None)
-        except InputError as exc:
-            guess = "" if "did you mean" in exc.message else _did_you_mean(exc.field, _selector_words(corpus))
-            bad(field, f"{exc.field!r} {exc.message}{guess}")
+        except InputError as exc:         # Corpus.select says what the term may have meant
+            bad(field, f"{exc.field!r} {exc.message}")
         except HpcabError as exc:
             bad(field, str(exc))
     selectors_ok = not problems
@@ -77,15 +75,8 @@ def check_roles(arm: Arm) -> dict[str, tuple]:
 
 
 def _did_you_mean(word: str, vocabulary) -> str:
-    close = difflib.get_close_matches(word, sorted({w for w in vocabulary if w}), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
-def _selector_words(corpus) -> list[str]:
-    words = ["all", "L1", "L2", "L3"]
-    for k in corpus.kernels:
-        words += [k.name, k.id, k.track, k.dwarf]
-    return words
+    close = closest(word, vocabulary)
+    return f"; did you mean {close!r}?" if close else ""
 
 
 def _check_optimizer_name(arm: Arm, bad) -> None:
@@ -201,7 +192,7 @@ def _agent_field(exc: InputError) -> tuple[str, str]:
     if exc.field == "option":
         # "unknown option(s) a, b; known: x, y, ...": a guess for each unknown one
         unknown, _, known = exc.message.removeprefix("unknown option(s) ").partition("; known: ")
-        guesses = [f"{u!r}: did you mean {c[0]!r}?" for u in unknown.split(", ")
-                   if (c := difflib.get_close_matches(u, known.split(", "), n=1))]
+        guesses = [f"{u!r}: did you mean {c!r}?" for u in unknown.split(", ")
+                   if (c := closest(u, known.split(", ")))]
         return "options", exc.message + (f" ({'; '.join(guesses)})" if guesses else "")
     return f"options.{exc.field}" if exc.field else "options", exc.message
