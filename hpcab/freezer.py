@@ -141,6 +141,7 @@ class CgroupV1(Group):
         # Kept open: a freeze and a thaw per call, each a write and a few reads.
         self._state_fd = os.open(self.dirs["freezer"] / "freezer.state", os.O_RDWR | os.O_CLOEXEC)
         self._usage_fd = os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY | os.O_CLOEXEC)
+        self._watchdog = _Watchdog(list(self.dirs.values()))
 
     def enter(self) -> None:
         pid = str(os.getpid())
@@ -191,15 +192,8 @@ class CgroupV1(Group):
         self.kill()
         for fd in (self._state_fd, self._usage_fd):
             os.close(fd)
-        for d in self.dirs.values():
-            for _ in range(100):
-                try:
-                    d.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.01)     # the last killed task is still leaving
+        _reap(list(self.dirs.values()))
+        self._watchdog.dismiss()
 
 
 class CgroupV2(Group):
@@ -225,6 +219,7 @@ class CgroupV2(Group):
             except OSError:
                 pass
         self._procs = str(self.dir / "cgroup.procs")
+        self._watchdog = _Watchdog([self.dir])
 
     def enter(self) -> None:
         fd = os.open(self._procs, os.O_WRONLY)
@@ -273,14 +268,8 @@ class CgroupV2(Group):
 
     def close(self) -> None:
         self.kill()
-        for _ in range(100):
-            try:
-                self.dir.rmdir()
-                return
-            except FileNotFoundError:
-                return
-            except OSError:
-                time.sleep(0.01)
+        _reap([self.dir])
+        self._watchdog.dismiss()
 
 
 def reap_orphans() -> int:
@@ -306,34 +295,85 @@ def reap_orphans() -> int:
             pass
         except PermissionError:
             continue
-        for _ in range(50):
-            members = set()
-            for d in dirs:
-                try:
-                    members.update(int(p) for p in _read(d / "cgroup.procs").split())
-                except OSError:
-                    pass
-            if not members:
-                break
-            for member in members:
-                try:
-                    os.kill(member, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            for d in dirs:          # a frozen task takes its SIGKILL when thawed
-                for state, value in (("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
-                    try:
-                        _write(d / state, value)
-                    except OSError:
-                        pass
-            time.sleep(0.01)
-        for d in dirs:
-            try:
-                d.rmdir()
-            except OSError:
-                pass
+        _reap(dirs)
         reaped += 1
     return reaped
+
+
+def _reap(dirs: list[Path]) -> None:
+    """Kill every task of a group's cgroups, thawing them so the SIGKILL lands (a frozen
+    task takes it when thawed), and remove the cgroups."""
+    for _ in range(50):
+        members = set()
+        for d in dirs:
+            try:
+                members.update(int(p) for p in _read(d / "cgroup.procs").split())
+            except OSError:
+                pass
+        if not members:
+            break
+        for member in members:
+            try:
+                os.kill(member, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for d in dirs:
+            for state, value in (("cgroup.kill", "1"), ("freezer.state", "THAWED"), ("cgroup.freeze", "0")):
+                try:
+                    _write(d / state, value)
+                except OSError:
+                    pass
+        time.sleep(0.01)
+    for d in dirs:
+        for _ in range(100):
+            try:
+                d.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.01)     # the last killed task is still leaving
+
+
+class _Watchdog:
+    """A process forked by the driver that outlives it just long enough to free its group.
+
+    A frozen task takes no signal, its parent-death SIGKILL included, so a driver killed
+    while its candidate is frozen (a judge killed with SIGKILL mid-grade) would leave the
+    candidate frozen until the next judge's `reap_orphans`. The watchdog holds the read
+    end of a pipe only the driver can write: when the driver exits, however it dies, the
+    read returns and the watchdog kills, thaws and removes the group, then exits."""
+
+    def __init__(self, dirs: list[Path]):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                 # the watchdog: no Python-level cleanup, no driver's fds
+            try:
+                os.setsid()          # not in the driver's process group: a signal to it is not ours
+                for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                    signal.signal(sig, signal.SIG_IGN)
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.closerange(3, r)
+                os.closerange(r + 1, max(r + 1, os.sysconf("SC_OPEN_MAX")))
+                while os.read(r, 1):
+                    pass
+                _reap(dirs)
+            finally:
+                os._exit(0)
+        os.close(r)
+        self.pid, self._w = pid, w
+
+    def dismiss(self) -> None:
+        """The driver freed its group itself: the watchdog finds nothing and exits."""
+        if self._w is not None:
+            os.close(self._w)
+            self._w = None
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
 
 
 def open_group(cpus: tuple[int, ...] | None, mode: str = "auto") -> Group:

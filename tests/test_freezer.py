@@ -155,31 +155,60 @@ child = subprocess.Popen(["sleep", "300"], preexec_fn=group.enter)
 group.started(child.pid)
 time.sleep(0.2)
 group.freeze()
-print(child.pid, flush=True)
+print(child.pid, group._watchdog.pid, flush=True)
 time.sleep(300)
 """
 
 
+def _leftover_groups(driver_pid: int) -> list:
+    return [d for p in [freezer.CGROUP_ROOT / c / freezer.PREFIX for c in freezer.V1] + [freezer.CGROUP_ROOT / freezer.PREFIX]
+            if p.is_dir() for d in p.iterdir() if d.is_dir() and d.name.removeprefix("hpcab-").startswith(f"{driver_pid}-")]
+
+
+def _wait_gone(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _alive(pid)
+
+
 @pytest.mark.parametrize("mode", [m for m in MODES if m != "signals"])
-def test_a_frozen_candidate_left_by_a_killed_driver_is_reaped(mode):
+def test_a_frozen_candidate_dies_with_its_killed_driver(mode):
     """A judge killed with SIGKILL while its candidate was frozen: the frozen task takes no
-    signal (not even its parent-death SIGKILL) until thawed. The next group opened reaps it."""
+    signal, not even its parent-death SIGKILL. The group's watchdog, which outlives the
+    driver, thaws and kills it and removes its cgroups, with no new judge started."""
     driver = subprocess.Popen([sys.executable, "-c", ORPHANING_DRIVER, mode], stdout=subprocess.PIPE, text=True)
-    child = int(_readline(driver, 30))
+    child, watchdog = map(int, _readline(driver, 30).split())
+    try:
+        assert _alive(child) and _alive(watchdog)
+        driver.kill()
+        driver.wait(timeout=10)
+        assert _wait_gone(child, 10), "the frozen candidate outlived its killed driver"
+        assert _wait_gone(watchdog, 10)
+        assert not _leftover_groups(driver.pid)
+    finally:
+        for pid in (child, watchdog):
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+
+
+@pytest.mark.parametrize("mode", [m for m in MODES if m != "signals"])
+def test_a_frozen_candidate_whose_watchdog_died_too_is_reaped_by_the_next_group(mode):
+    """Driver and watchdog both killed (a SIGKILL to every process of the judge): the next
+    group opened reaps the frozen candidate."""
+    driver = subprocess.Popen([sys.executable, "-c", ORPHANING_DRIVER, mode], stdout=subprocess.PIPE, text=True)
+    child, watchdog = map(int, _readline(driver, 30).split())
+    os.kill(watchdog, 9)
     driver.kill()
     driver.wait(timeout=10)
     time.sleep(0.3)
-    assert _alive(child), "the frozen child should outlive its driver until reaped"
     try:
+        assert _alive(child), "the frozen child should outlive its driver and watchdog until reaped"
         assert freezer.reap_orphans() >= 1
-        deadline = time.monotonic() + 5
-        while _alive(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(child)
-        leftovers = [p for p in [freezer.CGROUP_ROOT / c / freezer.PREFIX for c in freezer.V1]
-                     + [freezer.CGROUP_ROOT / freezer.PREFIX] if p.is_dir()
-                     for d in p.iterdir() if d.is_dir() and d.name.removeprefix("hpcab-").startswith(f"{driver.pid}-")]
-        assert not leftovers
+        assert _wait_gone(child, 5)
+        assert not _leftover_groups(driver.pid)
     finally:
         try:
             os.kill(child, 9)
