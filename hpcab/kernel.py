@@ -95,6 +95,7 @@ class Kernel:
     sizes: tuple[str, ...]
     constraints: tuple[str, ...]
     presets: dict[str, dict[str, int]]
+    ranges: dict[str, tuple[int, int]]       # per size symbol: what a hidden case may draw (inclusive)
     arrays: tuple[ArraySpec, ...]
     scalars: tuple[ScalarSpec, ...]
     returns: tuple[ReturnSpec, ...]
@@ -203,6 +204,7 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
         sizes=tuple(doc["sizes"]),
         constraints=tuple(doc.get("constraints", ())),
         presets={k: dict(v) for k, v in doc["presets"].items()},
+        ranges={k: (int(v[0]), int(v[1])) for k, v in (doc.get("ranges") or {}).items()},
         arrays=tuple(ArraySpec(a["name"], tuple(a["shape"]), a["dtype"], a["intent"],
                                a.get("sparse"), a.get("description", "")) for a in doc["arrays"]),
         scalars=tuple(ScalarSpec(s["name"], s["dtype"], s.get("description", ""))
@@ -280,8 +282,21 @@ def _check_semantics(k: Kernel, source: str) -> None:
         check_expr(k.roofline.flops, "roofline.flops")
         check_expr(k.roofline.bytes, "roofline.bytes")
 
+    for s, (low, high) in k.ranges.items():
+        if s not in known:
+            raise InputError(source, f"ranges.{s}", f"{s!r} is not a size symbol (declared: {', '.join(k.sizes)})")
+        if low > high:
+            raise InputError(source, f"ranges.{s}", f"[{low}, {high}]: low must not exceed high")
+    missing = [s for s in k.sizes if s not in k.ranges]
+    if missing:
+        raise InputError(source, "ranges", f"no range for size symbol(s) {', '.join(missing)}; "
+                                           "expected [low, high] for each (docs/manifest.md)")
     for preset, sizes in k.presets.items():
         field = f"presets.{preset}"
+        outside = [f"{s}={v} outside ranges.{s} {list(k.ranges[s])}" for s, v in sizes.items()
+                   if s in k.ranges and not k.ranges[s][0] <= v <= k.ranges[s][1]]
+        if outside:
+            raise InputError(source, field, "; ".join(outside))
         missing, extra = known - set(sizes), set(sizes) - known
         if missing:
             raise InputError(source, field, f"missing size symbol(s) {', '.join(sorted(missing))}")

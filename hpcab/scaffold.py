@@ -133,6 +133,9 @@ presets:
   S: {{M: 64, N: 48}}
   M: {{M: 128, N: 96}}
   L: {{M: 256, N: 192}}
+# Per size symbol, the [low, high] a hidden case may take: it holds every preset, and hidden
+# sizes are drawn log-uniformly between the presets inside it (low == high keeps one fixed).
+ranges: {{M: [1, 1000000], N: [1, 1000000]}}
 # Every argument, in ABI order: in (read only), out (written), inout (read and written).
 arrays:
   - {{name: A, shape: [M, N], dtype: {dtype}, intent: in}}

@@ -164,3 +164,19 @@ def test_unsupported_constraint_names_its_field(kernel_copy):
     edit_manifest(kdir / "gemm.yaml", lambda d: d.update(constraints=["NI if NJ else NK"]))
     err = load_error(kdir)
     assert err.field == "constraints[0]" and "unsupported" in err.message
+
+
+@pytest.mark.parametrize("change, field, words", [
+    (lambda d: d.pop("ranges"), "ranges", "required"),
+    (lambda d: d["ranges"].pop("NK"), "ranges", "no range for size symbol(s) NK"),
+    (lambda d: d["ranges"].update(Q=[1, 2]), "ranges.Q", "not a size symbol"),
+    (lambda d: d["ranges"].update(NI=[9, 3]), "ranges.NI", "low must not exceed high"),
+    (lambda d: d["ranges"].update(NI=[1, 100]), "presets.S", "outside ranges.NI [1, 100]"),
+    (lambda d: d["ranges"].update(NI=[1]), "ranges.NI", ""),
+])
+def test_size_ranges_are_checked_naming_the_field(kernel_copy, change, field, words):
+    kdir = kernel_copy("gemm")
+    edit_manifest(kdir / "gemm.yaml", change)
+    err = load_error(kdir)
+    assert err.source.endswith("gemm.yaml")
+    assert err.field == field and words in err.message, (err.field, err.message)
