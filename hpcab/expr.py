@@ -75,3 +75,21 @@ def evaluate(text: str | int, env: dict[str, int]) -> int:
         raise ExprError(f"unsupported construct {ast.dump(node)[:40]!r} in {text!r}")
 
     return ev(_parse(text))
+
+
+def solved_for(text: str, names: set[str]) -> tuple[str, str, str] | None:
+    """A constraint a sampler can meet by construction instead of by luck:
+    ("equals", S, e) for `S == e` or `e == S` (S a size symbol: S := e), and
+    ("multiple", S, e) for `S % e == 0` (S rounded to a multiple of e); else None."""
+    body = _parse(text).body
+    if not (isinstance(body, ast.Compare) and len(body.ops) == 1 and isinstance(body.ops[0], ast.Eq)):
+        return None
+    left, right = body.left, body.comparators[0]
+    if isinstance(right, ast.Name) and right.id in names:
+        return ("equals", right.id, ast.unparse(left))
+    if isinstance(left, ast.Name) and left.id in names:
+        return ("equals", left.id, ast.unparse(right))
+    if (isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod) and isinstance(left.left, ast.Name)
+            and left.left.id in names and isinstance(right, ast.Constant) and right.value == 0):
+        return ("multiple", left.left.id, ast.unparse(left.right))
+    return None

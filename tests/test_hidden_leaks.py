@@ -168,14 +168,16 @@ def test_a_wrong_answer_that_encodes_the_hidden_sizes_shows_only_its_status(judg
     by_label = {c["label"]: c for c in doc["cases"]}
     assert by_label["S"]["status"] == "ok" and by_label["S"]["max_abs_err"] is not None   # public: in full
     assert by_label["S"]["median_ns"] > 0 and by_label["S"]["sizes"] == {"NI": 400, "NJ": 440, "NK": 480}
-    assert by_label["hidden-S1"]["status"] == "ok"           # the preset's sizes: the candidate is right there
+    # Both hidden cases are at sizes not the public preset's (the scored one fuzzed, the edge
+    # shape), so the candidate is wrong on both, and encodes each one's sizes.
+    for label in ("hidden-S1", "hidden-S-edge"):
+        assert by_label[label]["status"] == "incorrect" and by_label[label]["message"] == HIDDEN_MESSAGES["incorrect"]
     edge = by_label["hidden-S-edge"]
-    assert edge["status"] == "incorrect" and edge["message"] == HIDDEN_MESSAGES["incorrect"]
     assert doc["status"] == "incorrect" and doc["correct"] is False
     for case in doc["cases"]:
         if case["visibility"] == "hidden":
             assert_status_only(case)
-    assert doc["message"] == f"hidden-S-edge: {HIDDEN_MESSAGES['incorrect']}"
+    assert doc["message"] == f"hidden-S1: {HIDDEN_MESSAGES['incorrect']}; hidden-S-edge: {HIDDEN_MESSAGES['incorrect']}"
     assert agent_durations(doc), doc["durations"]
 
     # (c) The judge's database keeps what the agent was not told: the edge shape's sizes and
@@ -189,9 +191,13 @@ def test_a_wrong_answer_that_encodes_the_hidden_sizes_shows_only_its_status(judg
     (document,), = rows(judge.db, "SELECT document FROM submissions WHERE id = ?", doc["id"])
     assert json.loads(document) == doc                      # what the agent was shown, as it was shown
 
+    fuzzed = stored_case(judge.db, doc["id"], "hidden-S1")
+    assert fuzzed["max_abs_err"] == pytest.approx(encoded(fuzzed["sizes"]), rel=1e-6)
+
     # Nowhere in the answer: not the encoded error, not the sizes as a message would name them.
-    assert_nowhere(doc, encoded(sizes), spelled_sizes(sizes))
-    assert_nowhere(judge.client(timeout=60).grade(doc["id"]), encoded(sizes), spelled_sizes(sizes))
+    for shape in (sizes, fuzzed["sizes"]):
+        assert_nowhere(doc, encoded(shape), spelled_sizes(shape))
+        assert_nowhere(judge.client(timeout=60).grade(doc["id"]), encoded(shape), spelled_sizes(shape))
 
     # The same through `hpcab submit` (printed: the hidden rows show their status and dashes) ...
     env = dict(os.environ, COLUMNS="250")         # one table row per line
@@ -223,7 +229,7 @@ def test_a_wrong_answer_that_encodes_the_hidden_sizes_shows_only_its_status(judg
     assert result["isError"] is False
     text = result["content"][0]["text"]
     mcp_doc = json.loads(text.split("\n", 1)[1])
-    assert [c["status"] for c in mcp_doc["cases"]] == ["ok", "ok", "incorrect"]
+    assert [c["status"] for c in mcp_doc["cases"]] == ["ok", "incorrect", "incorrect"]
     for case in mcp_doc["cases"][1:]:
         assert_status_only(case)
     assert_nowhere(text, encoded(sizes), spelled_sizes(sizes))
