@@ -54,14 +54,17 @@ class Corpus:
                          + did_you_mean(name_or_id, self._names()))
 
     def select(self, selector: str | None, skip_broken: bool = False) -> tuple[Kernel, ...]:
-        """A comma-separated list of kernel names or IDs, tracks, dwarfs and levels (L1, L2, L3).
+        """A comma-separated list of kernel names or IDs, tracks, dwarfs, levels (L1, L2, L3),
+        tags (if_conversion, memory_bound, ...), TSVC categories (control_flow, ...) and TSVC ids.
         Only kernels that load are selected; a term that names a broken kernel raises its error
         (skip_broken: it selects nothing instead; broken_in says which they are)."""
         if not selector or selector.strip() in ("all", "*"):
             return self.kernels
         chosen: list[Kernel] = []
         for term in _terms(selector):
-            hits = [k for k in self.kernels if _matches(k, term)]
+            # A kernel's own name wins over a tag spelled the same (attention is tagged gemm).
+            hits = ([k for k in self.kernels if term in (k.name, k.id)]
+                    or [k for k in self.kernels if _matches(k, term)])
             if not hits:
                 broken = [b for b in self.broken if b.covered_by(term)]
                 if broken and skip_broken:
@@ -72,7 +75,7 @@ class Corpus:
                 if broken:
                     raise InputError("selector", term, f"matches only kernels that do not load, "
                                                        f"first {broken[0].describe()}")
-                raise InputError("selector", term, "matches no kernel name, track, dwarf or level (L1, L2, L3)"
+                raise InputError("selector", term, "matches no kernel name, track, dwarf, level (L1, L2, L3), tag or TSVC category"
                                  + did_you_mean(term, self._vocabulary()))
             chosen += [k for k in hits if k not in chosen]
         return tuple(chosen)
@@ -104,7 +107,8 @@ class Corpus:
 
     def _vocabulary(self) -> list[str]:
         return (self._names() + [k.id for k in self.kernels] + [k.track for k in self.kernels]
-                + [k.dwarf for k in self.kernels if k.dwarf] + ["L1", "L2", "L3", "all"])
+                + [k.dwarf for k in self.kernels if k.dwarf] + [t for k in self.kernels for t in k.tags]
+                + [k.tsvc["category"] for k in self.kernels if k.tsvc] + ["L1", "L2", "L3", "all"])
 
 
 def _terms(selector: str) -> list[str]:
@@ -112,7 +116,9 @@ def _terms(selector: str) -> list[str]:
 
 
 def _matches(k: Kernel, term: str) -> bool:
-    if term in (k.name, k.id, k.track, k.dwarf):
+    if term in (k.name, k.id, k.track, k.dwarf) or term in k.tags:
+        return True
+    if k.tsvc and term in (k.tsvc.get("category"), k.tsvc.get("tsvc_id")):
         return True
     return term.upper() in ("L1", "L2", "L3") and k.level == int(term[1])
 

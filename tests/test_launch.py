@@ -253,8 +253,8 @@ def test_an_arm_is_named_by_its_arm_field_or_its_optimizer_and_model(tmp_path):
 
 @pytest.mark.parametrize("changes, field, message", [
     ({"optimizer": "llmm"}, "optimizer", "unknown optimizer 'llmm'; did you mean 'llm'?"),
-    ({"kernels": "gemm,softmaxx"}, "kernels", "'softmaxx' matches no kernel name, track, dwarf or level "
-                                              "(L1, L2, L3); did you mean "),
+    ({"kernels": "gemm,softmaxx"}, "kernels", "'softmaxx' matches no kernel name, track, dwarf, level "
+                                              "(L1, L2, L3), tag or TSVC category; did you mean "),
     ({"legs": ["gemm", "atxa"]}, "legs[1]", "atax"),
     ({"roles": {"judge": {"count": 1, "args": ["--presets", "XL"]}, "agent": {"count": 1}}},
      "roles.judge.args", "has no preset 'XL'"),

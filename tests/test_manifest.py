@@ -130,6 +130,21 @@ def test_selectors(corpus):
         corpus.select("gemm,no_such_thing")
 
 
+def test_selectors_take_tags_tsvc_categories_and_ids(corpus):
+    tagged = corpus.select("if_conversion")
+    assert "s271_conditional" in {k.name for k in tagged}
+    assert all("if_conversion" in k.tags for k in tagged)
+    reductions = corpus.select("reduction")          # a TSVC category, and a tag
+    assert "s311_sum" in {k.name for k in reductions}
+    assert all("reduction" in k.tags or k.tsvc["category"] == "reduction" for k in reductions)
+    assert [k.name for k in corpus.select("s321")] == ["s321_recurrence"]
+    both = corpus.select("wavefront,recurrence")
+    assert all({k.tsvc["category"], *k.tags} & {"wavefront", "recurrence"} for k in both)
+    assert [k.name for k in corpus.select("gemm")] == ["gemm"]     # its name, not the tag attention has
+    with pytest.raises(InputError, match="tag or TSVC category; did you mean if_conversion"):
+        corpus.select("if_convertion")
+
+
 def test_corpus_hash_changes_with_content(kernel_copy):
     from hpcab.corpus import content_hash
     kdir = kernel_copy("gemm")
