@@ -17,7 +17,7 @@ from hpcab.roofline import MARGIN, bound, bound_ns, plausible, probe
 from hpcab.run import Policy
 from hpcab.translate import translate
 
-from .conftest import edit_manifest, load_error
+from .conftest import edit_manifest, load_error, sample_kernels
 
 
 @pytest.fixture(scope="module")
@@ -216,10 +216,11 @@ def test_a_cache_resident_tiny_case_is_not_flagged(corpus, machine, toolchains, 
 
 @pytest.mark.slow
 def test_honest_code_is_never_flagged_at_preset_s(corpus, machine, toolchains, policy):
-    """Every kernel's bound at S is below the judge's time of its NumPy reference and of the
-    translator's C: even without the margin."""
+    """A sample of kernels' bounds at S is below the judge's time of their NumPy reference
+    and of the translator's C: even without the margin (every kernel, timed in process:
+    test_corpus_sweep)."""
     failures = []
-    for k in corpus.kernels:
+    for k in sample_kernels(corpus.kernels, 6, "roofline-judged", always=("gemm", "s311_sum")):
         case = preset_case(k, "S")
         limit = bound_ns(k, case.sizes, machine)
         for target, ns in _honest(k, case, toolchains, policy).items():
