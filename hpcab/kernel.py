@@ -204,7 +204,10 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
         sizes=tuple(doc["sizes"]),
         constraints=tuple(doc.get("constraints", ())),
         presets={k: dict(v) for k, v in doc["presets"].items()},
-        ranges={k: (int(v[0]), int(v[1])) for k, v in (doc.get("ranges") or {}).items()},
+        # Without ranges (a manifest written for a test), what the presets span from 1.
+        ranges=({k: (int(v[0]), int(v[1])) for k, v in doc["ranges"].items()} if "ranges" in doc else
+                {s: (1, max((p[s] for p in doc["presets"].values() if isinstance(p, dict) and s in p), default=1))
+                 for s in doc["sizes"]}),
         arrays=tuple(ArraySpec(a["name"], tuple(a["shape"]), a["dtype"], a["intent"],
                                a.get("sparse"), a.get("description", "")) for a in doc["arrays"]),
         scalars=tuple(ScalarSpec(s["name"], s["dtype"], s.get("description", ""))

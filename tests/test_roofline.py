@@ -98,8 +98,8 @@ def test_every_corpus_kernel_declares_a_roofline(corpus):
             assert nbytes > 0, (k.id, preset)
             if k.precision == "exact":
                 assert flops == 0, f"{k.id}: integer kernels count no flops"
-            else:
-                assert flops > 0, (k.id, preset)
+            else:           # a pure copy, gather or scatter does no arithmetic, and says so
+                assert flops > 0 or "data_movement" in k.tags, (k.id, preset)
 
 
 def test_bytes_never_exceed_every_buffer_read_and_written(corpus):

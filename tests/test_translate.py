@@ -13,8 +13,12 @@ from hpcab.grade import grade
 from hpcab.kernel import load_kernel
 from hpcab.run import Policy
 from hpcab.translate import TranslateError, lint, override_path, translate
+from tests.conftest import sample_kernels
 
 KERNELS = load_corpus().kernels
+# Graded through the judge: a seeded sample (every kernel's translations are checked
+# in-process by test_corpus_sweep; benchmarks/corpus_sweep.py grades them all).
+GATE_SAMPLE = sample_kernels(KERNELS, 8, "translate-gate", always=("gemm", "s321_recurrence"))
 GATE_POLICY = Policy(warmup=1, min_repetitions=1, max_repetitions=2, target_seconds=0.0, timeout_seconds=120,
                      sessions=1)   # correctness: one measuring session is enough
 # (language, flag set) pairs every kernel must pass through
@@ -34,8 +38,8 @@ def _gate(kernel, toolchains, language, flagset, preset):
     return t
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=[k.name for k in KERNELS])
-def test_gate_every_kernel_translates_compiles_and_validates_at_s(kernel, toolchains):
+@pytest.mark.parametrize("kernel", GATE_SAMPLE, ids=[k.name for k in GATE_SAMPLE])
+def test_gate_sampled_kernels_translate_compile_and_grade_ok_at_s(kernel, toolchains):
     for language, flagset in VARIANTS:
         _gate(kernel, toolchains, language, flagset, "S")
 

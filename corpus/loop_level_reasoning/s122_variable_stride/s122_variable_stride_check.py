@@ -1,0 +1,23 @@
+"""s122_variable_stride's independent check: the TSVC loop with its two induction variables,
+over Python lists, for unit and non-unit offsets and strides."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(n1n3=[(1, 1), (4, 3)], seed=SEEDS)
+def check_against_loop(kernel, n1n3, seed):
+    n = 1001
+    n1, n3 = n1n3
+    v, out = run(kernel, {"N": n, "N1": n1, "N3": n3}, seed)
+    a, b = v["a"].tolist(), v["b"].tolist()
+    j = 1
+    k = 0
+    i = n1 - 1
+    while i < n:
+        k += j
+        a[i] += b[n - k]
+        i += n3
+    np.testing.assert_allclose(out["a"], a, rtol=1e-5, atol=1e-6)
+    assert_judged_like_an_oracle(kernel, out, {"a": np.array(a)})

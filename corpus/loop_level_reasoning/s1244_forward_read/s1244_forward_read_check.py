@@ -1,0 +1,19 @@
+"""s1244_forward_read's independent check: the TSVC loop, statements in their order, over Python lists."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(seed=SEEDS)
+def check_against_sequential_loop(kernel, seed):
+    n = 1001
+    v, out = run(kernel, {"N": n}, seed)
+    a, d = v["a"].tolist(), v["d"].tolist()
+    b, c = v["b"].tolist(), v["c"].tolist()
+    for i in range(n - 1):
+        a[i] = b[i] + c[i] * c[i] + b[i] * b[i] + c[i]
+        d[i] = a[i] + a[i + 1]
+    np.testing.assert_allclose(out["a"], a, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out["d"], d, rtol=1e-5, atol=1e-6)
+    assert_judged_like_an_oracle(kernel, out, {"a": np.array(a), "d": np.array(d)})

@@ -1,0 +1,20 @@
+"""s1281_scalar_reuse's independent check: the TSVC loop with its scalar, over Python lists."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(seed=SEEDS)
+def check_against_loop(kernel, seed):
+    n = 1001
+    v, out = run(kernel, {"N": n}, seed)
+    a, b = v["a"].tolist(), v["b"].tolist()
+    c, d, e = v["c"].tolist(), v["d"].tolist(), v["e"].tolist()
+    for i in range(n):
+        x = b[i] * c[i] + a[i] * d[i] + e[i]
+        a[i] = x - 1.0
+        b[i] = x
+    np.testing.assert_allclose(out["a"], a, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out["b"], b, rtol=1e-5, atol=1e-6)
+    assert_judged_like_an_oracle(kernel, out, {"a": np.array(a), "b": np.array(b)})

@@ -1,0 +1,22 @@
+"""s233_two_recurrences's independent check: TSVC's loop nest over Python lists in float64."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(seed=SEEDS)
+def check_against_loops(kernel, seed):
+    n = 41
+    v, out = run(kernel, {"N": n}, seed)
+    aa, bb = v["aa"].astype(np.float64).tolist(), v["bb"].astype(np.float64).tolist()
+    cc = v["cc"].astype(np.float64).tolist()
+    for i in range(1, n):
+        for j in range(1, n):
+            aa[j][i] = aa[j - 1][i] + cc[j][i]
+        for j in range(1, n):
+            bb[j][i] = bb[j][i - 1] + cc[j][i]
+    aa, bb = np.array(aa), np.array(bb)
+    np.testing.assert_allclose(out["aa"], aa, rtol=1e-5, atol=1e-5 * np.abs(aa).max())
+    np.testing.assert_allclose(out["bb"], bb, rtol=1e-5, atol=1e-5 * np.abs(bb).max())
+    assert_judged_like_an_oracle(kernel, out, {"aa": aa, "bb": bb})

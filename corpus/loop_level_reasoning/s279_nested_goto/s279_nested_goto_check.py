@@ -1,0 +1,28 @@
+"""s279_nested_goto's independent check: the TSVC loop with its gotos as sequential
+branches, over Python lists."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(seed=SEEDS)
+def check_against_goto_loop(kernel, seed):
+    n = 1001
+    v, out = run(kernel, {"N": n}, seed)
+    a, b, c = v["a"].tolist(), v["b"].tolist(), v["c"].tolist()
+    d, e = v["d"].tolist(), v["e"].tolist()
+    inner = 0
+    for i in range(n):
+        if a[i] > 0.0:
+            c[i] = -c[i] + e[i] * e[i]    # L20
+        else:
+            b[i] = -b[i] + d[i] * d[i]
+            if not b[i] <= a[i]:          # else goto L30
+                c[i] += d[i] * e[i]
+                inner += 1
+        a[i] = b[i] + c[i] * d[i]         # L30
+    for name, expected in (("a", a), ("b", b), ("c", c)):
+        np.testing.assert_allclose(out[name], expected, rtol=1e-5, atol=1e-6)
+    assert n // 5 < inner < n // 2
+    assert_judged_like_an_oracle(kernel, out, {"a": np.array(a), "b": np.array(b), "c": np.array(c)})

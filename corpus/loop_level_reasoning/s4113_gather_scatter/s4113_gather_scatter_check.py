@@ -1,0 +1,18 @@
+"""s4113_gather_scatter's independent check: the TSVC loop over Python lists."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(seed=SEEDS)
+def check_against_indirect_loop(kernel, seed):
+    n = 1001
+    v, out = run(kernel, {"N": n}, seed)
+    b, c, ip = v["b"].tolist(), v["c"].tolist(), v["ip"].tolist()
+    assert sorted(ip) == list(range(n))
+    a = [None] * n
+    for i in range(n):
+        a[ip[i]] = b[ip[i]] + c[i]
+    np.testing.assert_allclose(out["a"], a, rtol=1e-5, atol=1e-6)
+    assert_judged_like_an_oracle(kernel, out, {"a": np.array(a)})

@@ -1,0 +1,16 @@
+"""vtvtv_multiply3's independent check: the TSVC loop over Python lists."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+
+
+@each(seed=SEEDS)
+def check_against_loop(kernel, seed):
+    n = 1001
+    v, out = run(kernel, {"N": n}, seed)
+    a, b, c = v["a"].tolist(), v["b"].tolist(), v["c"].tolist()
+    for i in range(n):
+        a[i] = a[i] * b[i] * c[i]
+    np.testing.assert_allclose(out["a"], a, rtol=1e-5, atol=1e-6)
+    assert_judged_like_an_oracle(kernel, out, {"a": np.array(a)})

@@ -1,0 +1,15 @@
+"""vtvtv_multiply3: TSVC vtvtv, a[i] = a[i] * b[i] * c[i]."""
+
+import numpy as np
+
+
+def initialize(rng, N):
+    return {
+        "a": rng.uniform(-1.0, 1.0, N).astype(np.float32),
+        "b": rng.uniform(-1.0, 1.0, N).astype(np.float32),
+        "c": rng.uniform(-1.0, 1.0, N).astype(np.float32),
+    }
+
+
+def vtvtv_multiply3(a, b, c, N):
+    a[:] = a * b * c
