@@ -143,7 +143,9 @@ def check_translation(kernel: Kernel, language: str, flagset: str, toolchains: T
 def check_numba(kernel: Kernel, case: Case, values: dict, expected: dict) -> Finding:
     """numba compiles the reference and its jit agrees with the reference (the numba baseline)."""
     import numba
+
     from hpcab.case import collect_outputs
+    from hpcab.runner import _cast_returns
     jitted = numba.njit(kernel.reference().function)
     copies = {k: v.copy() for k, v in values.items()}
     try:
@@ -152,10 +154,8 @@ def check_numba(kernel: Kernel, case: Case, values: dict, expected: dict) -> Fin
         first = str(exc).strip().splitlines()
         return Finding(kernel.name, "numba", False, f"numba cannot compile it: {type(exc).__name__}: "
                                                     f"{first[0] if first else ''}")
-    if kernel.returns:
-        items = returned if len(kernel.returns) > 1 else (returned,)
-        returned = tuple(np.asarray(v, dtype=r.dtype) for v, r in zip(items, kernel.returns))
-        returned = returned if len(kernel.returns) > 1 else returned[0]
+    if kernel.returns:          # numba boxes a returned scalar: the runner's own cast
+        returned = _cast_returns(returned, kernel.returns, scalars_only=False)
     got = collect_outputs(kernel, copies, returned, case.sizes, "numba")
     return _judge(kernel, expected, got, "numba")
 

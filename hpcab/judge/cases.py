@@ -82,7 +82,7 @@ def _rng(secret: bytes, *parts: str) -> np.random.Generator:
 
 def _within(kernel: Kernel, sizes: dict[str, int]) -> bool:
     """The sizes lie inside the manifest's ranges and meet its constraints."""
-    if any(not kernel.ranges[s][0] <= v <= kernel.ranges[s][1] for s, v in sizes.items() if s in kernel.ranges):
+    if any(not kernel.ranges[s][0] <= v <= kernel.ranges[s][1] for s, v in sizes.items()):
         return False
     try:
         return all(expr.evaluate(c, sizes) for c in kernel.constraints)
@@ -124,16 +124,15 @@ def fuzzed_sizes(kernel: Kernel, preset: str, secret: bytes) -> dict[str, int] |
         a, b = min(low, top[s]), top[s]
         if a == b:
             a = b // 2
-        r_low, r_high = kernel.ranges.get(s, (0, b))
+        r_low, r_high = kernel.ranges[s]
         bounds[s] = (max(a, r_low, 1), min(b, r_high))
-    public = {p: kernel.presets[p] for p in kernel.presets}
     for _ in range(FUZZ_DRAWS):
         sizes = {}
         for s, (a, b) in bounds.items():
             u = rng.uniform(np.log(a), np.log(b)) if b > a else np.log(max(a, b))
             sizes[s] = int(min(max(round(float(np.exp(u))), min(a, b)), max(a, b)))
         sizes = _construct(kernel, sizes)
-        if _within(kernel, sizes) and sizes not in public.values():
+        if _within(kernel, sizes) and sizes not in kernel.presets.values():
             return sizes
     return None
 
