@@ -402,6 +402,26 @@ def cmd_calibrate(args, out: Console) -> int:
     return 0
 
 
+def cmd_sweep(args, out: Console) -> int:
+    """Every failed finding of the selected kernels' baselines, one line each; exit 1 if any."""
+    from hpcab.corpus import load_corpus
+    from hpcab.sweep import sweep_kernel
+    from hpcab.toolchain import load_toolchains
+    kernels = load_corpus(Path(args.corpus) if args.corpus else None).select(args.selector)
+    lacking = [k.name for k in kernels if args.preset not in k.presets]
+    if lacking:
+        raise HpcabError(f"--preset {args.preset}: not a preset of {', '.join(lacking)}")
+    toolchains = load_toolchains()
+    failed = 0
+    for k in kernels:
+        for finding in sweep_kernel(k, toolchains, args.preset):
+            if not finding.ok:
+                failed += 1
+                _say(out, str(finding))
+    _say(out, f"{len(kernels)} kernel(s) swept at {args.preset}: {failed} finding(s) failed")
+    return 1 if failed else 0
+
+
 def cmd_lint(args, out: Console) -> int:
     """Every broken kernel the selector covers is reported (file: field: problem), and the
     others are linted; exit 1 when any has a problem."""
@@ -991,6 +1011,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("selector", help="a kernel, 'all', or a selector (names, tracks, dwarfs, levels)")
     s.add_argument("--corpus", help="the corpus folder (default: the project's corpus/)")
     s.set_defaults(func=cmd_lint)
+
+    s = sub.add_parser("sweep", help="check every baseline of the selected kernels in this process: the "
+                                     "translator's C and Fortran builds, and numba for loop-level kernels, "
+                                     "against the reference (tests/test_corpus_sweep.py runs a sample)")
+    s.add_argument("selector", help="a kernel, 'all', or a selector (names, tags, tracks, TSVC categories)")
+    s.add_argument("--preset", default="S", help="the preset the baselines are checked at (default: S)")
+    s.add_argument("--corpus", help="the corpus folder (default: the project's corpus/)")
+    s.set_defaults(func=cmd_sweep)
 
     s = sub.add_parser("new-kernel", help="create a kernel folder: a working example manifest, NumPy reference and "
                                           "check stub to edit (docs/adding_a_kernel.md)")

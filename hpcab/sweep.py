@@ -184,31 +184,3 @@ def sweep_kernel(kernel: Kernel, toolchains: Toolchains, preset: str = "S", numb
         found.append(check_numba(kernel, case, values, expected))
     return found
 
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m hpcab.sweep [SELECTOR ...]`: the sweep over the whole corpus (or a
-    selection), one line per finding that failed; exit 1 if any did. The test suite runs a
-    seeded sample of it (tests/test_corpus_sweep.py)."""
-    import argparse
-    import sys
-
-    from hpcab.corpus import load_corpus
-    from hpcab.toolchain import load_toolchains
-    parser = argparse.ArgumentParser(prog="python -m hpcab.sweep", description=main.__doc__)
-    parser.add_argument("selectors", nargs="*", help="kernel names, tags or TSVC categories (default: all)")
-    parser.add_argument("--preset", default="S")
-    args = parser.parse_args(argv)
-    corpus, toolchains = load_corpus(), load_toolchains()
-    kernels = corpus.select(",".join(args.selectors)) if args.selectors else corpus.kernels
-    failed = 0
-    for kernel in kernels:
-        for finding in sweep_kernel(kernel, toolchains, args.preset):
-            if not finding.ok:
-                failed += 1
-                print(finding, flush=True)
-    print(f"{len(kernels)} kernel(s) swept at {args.preset}: {failed} finding(s) failed", file=sys.stderr)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

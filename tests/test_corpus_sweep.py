@@ -4,7 +4,7 @@ loop-level reference and agrees with it (the baselines each track is timed again
 the roofline bound is below the fastest honest calls. One process, no judge. A fixed, seeded
 sample per run (conftest.sample_kernels; HPCAB_SAMPLE_SEED draws another): the sweep over the
 whole corpus took 6.6 min of a 2-core machine at 155 kernels, and
-`python -m hpcab.sweep` runs it all."""
+`hpcab sweep all` runs it all."""
 
 import os
 
@@ -69,3 +69,22 @@ def test_a_reference_numba_cannot_compile_is_found(kernel_copy, toolchains):
     kernel = load_corpus(folder.parents[1]).get("s321_recurrence")
     found = {f.target: f for f in sweep_kernel(kernel, toolchains, translations=())}
     assert not found["numba"].ok and "numba cannot compile it" in found["numba"].message
+
+
+def test_the_sweep_command_reports_a_wrong_baseline_by_kernel_and_target(kernel_copy, capsys):
+    from hpcab.cli import main
+    folder = kernel_copy("s311_sum")
+    (folder / "s311_sum_c.c").write_text(
+        "/* hpcab-override-reason: a deliberately wrong baseline for the sweep's test */\n"
+        "#include <stdint.h>\n"
+        "void s311_sum(const float *restrict a, float *restrict total, int64_t N,\n"
+        "              uint8_t *restrict workspace, int64_t workspace_size)\n"
+        "{ (void)workspace; (void)workspace_size; *total = 0; }\n")
+    assert main(["sweep", "s311_sum", "--corpus", str(folder.parents[1])]) == 1
+    out = capsys.readouterr().out
+    # The override is the C baseline of both flag sets; Fortran and numba stay right.
+    assert "s311_sum c/opt: total:" in out and "s311_sum c/autopar: total:" in out
+    assert "1 kernel(s) swept at S: 2 finding(s) failed" in out
+    assert main(["sweep", "s311_sum", "--preset", "XL", "--corpus", str(folder.parents[1])]) != 0
+    said = capsys.readouterr()
+    assert "--preset XL: not a preset of s311_sum" in said.out + said.err
