@@ -47,14 +47,20 @@ def test_every_baseline_agrees_with_the_reference_and_the_roofline_is_below_hone
                 f"({bound(kernel, sizes, machine).describe()}{f', over {over} cores' if over > 1 else ''})")
 
 
-def test_a_wrong_translation_is_found(kernel_copy, toolchains):
+def wrong_s311_baseline(kernel_copy, body: str):
+    """A copy of s311_sum whose C baseline (an override) runs `body`."""
     folder = kernel_copy("s311_sum")
     (folder / "s311_sum_c.c").write_text(
         "/* hpcab-override-reason: a deliberately wrong baseline for the sweep's test */\n"
         "#include <stdint.h>\n"
         "void s311_sum(const float *restrict a, float *restrict total, int64_t N,\n"
         "              uint8_t *restrict workspace, int64_t workspace_size)\n"
-        "{ (void)workspace; (void)workspace_size; float s = 0; for (int64_t i = 0; i < N; i += 2) s += a[i]; *total = s; }\n")
+        f"{{ (void)workspace; (void)workspace_size; {body} }}\n")
+    return folder
+
+
+def test_a_wrong_translation_is_found(kernel_copy, toolchains):
+    folder = wrong_s311_baseline(kernel_copy, "float s = 0; for (int64_t i = 0; i < N; i += 2) s += a[i]; *total = s;")
     kernel = load_corpus(folder.parents[1]).get("s311_sum")
     found = {f.target: f for f in sweep_kernel(kernel, toolchains)}
     assert not found["c/opt"].ok and "total" in found["c/opt"].message
@@ -73,13 +79,7 @@ def test_a_reference_numba_cannot_compile_is_found(kernel_copy, toolchains):
 
 def test_the_sweep_command_reports_a_wrong_baseline_by_kernel_and_target(kernel_copy, capsys):
     from hpcab.cli import main
-    folder = kernel_copy("s311_sum")
-    (folder / "s311_sum_c.c").write_text(
-        "/* hpcab-override-reason: a deliberately wrong baseline for the sweep's test */\n"
-        "#include <stdint.h>\n"
-        "void s311_sum(const float *restrict a, float *restrict total, int64_t N,\n"
-        "              uint8_t *restrict workspace, int64_t workspace_size)\n"
-        "{ (void)workspace; (void)workspace_size; *total = 0; }\n")
+    folder = wrong_s311_baseline(kernel_copy, "*total = 0;")
     assert main(["sweep", "s311_sum", "--corpus", str(folder.parents[1])]) == 1
     out = capsys.readouterr().out
     # The override is the C baseline of both flag sets; Fortran and numba stay right.
