@@ -35,7 +35,7 @@ def policy():
 
 def test_probe_figures_are_sane(machine):
     assert machine.threads == 1 and len(machine.cpus) == 1
-    for pattern in ("read", "copy", "triad"):
+    for pattern in ("read", "copy", "triad", "update"):
         assert 1e9 <= machine.bandwidth[pattern] <= 1e12, (pattern, machine.bandwidth)
     assert machine.bandwidth_bytes_per_s == max(machine.bandwidth.values())
     for precision in ("float64", "float32"):
