@@ -105,10 +105,13 @@ def check_output(name: str, got: np.ndarray, ref: np.ndarray, tol: Tolerance) ->
     # Every pass below is over float64 (complex128) values, made once: the error, the
     # magnitude, then the band in place.
     r, g = (ref.ravel(), got.ravel()) if finite else (ref[rf], got[rf])
-    wide = np.complex128 if ref.dtype.kind == "c" else np.float64
-    err = np.subtract(g, r, dtype=wide)
-    err = np.abs(err, out=err) if wide is np.float64 else np.abs(err)
-    mag = np.abs(r.astype(wide, copy=False)) if wide is np.complex128 else np.abs(r, dtype=np.float64)
+    if ref.dtype.kind == "c":
+        err = np.abs(np.subtract(g, r, dtype=np.complex128))
+        mag = np.abs(r.astype(np.complex128, copy=False))
+    else:
+        err = np.subtract(g, r, dtype=np.float64)
+        np.abs(err, out=err)
+        mag = np.abs(r, dtype=np.float64)
     scale = float(mag.max()) if mag.size else 0.0
     limit = np.multiply(mag, tol.rtol)
     limit += tol.atol * (scale if scale > 0 else 1.0)

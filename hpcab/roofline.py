@@ -9,13 +9,12 @@ and runs it in a child process pinned to the given CPUs with the given number of
 (OpenMP): STREAM-style read, copy, triad and in-place update loops over arrays several
 times larger than every cache those CPUs reach, giving bytes/s (the best of several passes,
 counted the STREAM way: each array element read or written once, no write-allocate
-traffic; the update, a[i] += b[i] * c[i], has none to pay and keeps more misses in flight
+traffic; the update, b[i] += a[i] * c[i], has none to pay and keeps more misses in flight
 on one core, so kernels that update in place reach its rate, 20-40 % over the triad's on
-the development machine), and a
-loop of independent multiply-adds on the widest vectors the CPU has, giving the peak
-float64 and float32 flop/s (an FMA counts 2). The result is kept as JSON in the build
-cache, keyed by CPU model and flags, threads, CPU set, cache sizes, compiler, flag set
-and probe source, so a judge measures once.
+the development machine), and a loop of independent multiply-adds on the widest vectors
+the CPU has, giving the peak float64 and float32 flop/s (an FMA counts 2). The result is
+kept as JSON in the build cache, keyed by CPU model and flags, threads, CPU set, cache
+sizes, compiler, flag set and probe source, so a judge measures once.
 
 A kernel's manifest declares `roofline: {flops, bytes}`: lower bounds on the work every
 correct implementation does (docs/manifest.md). The time bound is the larger of
