@@ -226,6 +226,14 @@ def calibrate(kernel: Kernel, max_seconds: float = 60.0, measure: Callable | Non
                     or capped[preset]:
                 break
             base = sizes           # missed: propose again, anchored on the point just measured
+        earlier = list(proposed)[-2] if len(proposed) > 1 else None
+        if earlier and work(kernel, proposed[preset]) < work(kernel, proposed[earlier]):
+            # A preset cut at the memory limit can land a little under the one before it, which
+            # reached just below the limit uncut: the presets must not shrink from S to L.
+            log(f"proposed {preset}: {_flow(proposed[preset])} is less work than {earlier}'s; "
+                f"{earlier}'s sizes are kept for it")
+            for d in (proposed, seconds, predicted, capped):
+                d[preset] = d[earlier]
     return {"measured": measured, "proposed": proposed, "proposed_seconds": seconds, "predicted": predicted,
             "capped": capped, "exponent": fit_exponent(points)}
 

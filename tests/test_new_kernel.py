@@ -189,3 +189,19 @@ def test_write_refuses_what_no_longer_validates(root):
         rewrite_presets(k, {"S": {"M": 0, "N": -1}, "M": {"M": 5, "N": 5}, "L": {"M": 6, "N": 6}})
     assert "presets.S" in str(info.value)
     assert k.manifest_path.read_text() == before
+
+
+def test_presets_grow_from_s_to_l_when_the_memory_limit_caps_l(root):
+    """M's 100 ms lands just under 2 GB, so L is cut at the memory limit, a little below M's
+    sizes: L must still come out no smaller than M (CI once wrote an M of 26733 x 20050 and an
+    L of 26727 x 20045)."""
+    _scaffold(root, "machine_learning/tiny_gemv")
+    k = load_corpus(root).get("tiny_gemv")
+    rate = 0.1 / work(k, {"M": 26733, "N": 20050})      # M's target work is just under the limit
+
+    def cost(kernel, sizes):
+        return rate * work(kernel, sizes)
+    result = calibrate(k, max_seconds=30, measure=cost)
+    w = {p: work(k, result["proposed"][p]) for p in ("S", "M", "L")}
+    assert w["S"] < w["M"] <= w["L"], result["proposed"]
+    assert result["proposed"]["L"] == result["proposed"]["M"] == {"M": 26733, "N": 20050}
