@@ -159,7 +159,9 @@ def test_translate_report_through_grade(root_with_gemm_override):
         assert row[column]["speedup_vs_numpy"]["value"] > 0
     assert row["fortran"]["status"]                                  # a time or the reason there is none
     assert doc["tracks"]["scientific_computing"]["c"]["kernels"] == 1
+    assert row["dwarf"] == "dense_linear_algebra" and doc["dwarfs"]["dense_linear_algebra"]["c"]["kernels"] == 1
     text = hpcab("translate", "--report", "--preset", "S", "--target-seconds", "0.05", "--sessions", "2", env=env)
     assert text.returncode == 0
     assert "gemm" in text.stdout and "scientific_computing: geometric mean speedup over NumPy" in text.stdout
+    assert "\n  dense_linear_algebra: geometric mean speedup over NumPy — C " in text.stdout
     assert "hand-written" in text.stdout

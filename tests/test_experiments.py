@@ -569,3 +569,19 @@ def test_an_agent_out_folder_is_read_with_its_judge_database_and_results(tmp_pat
     (out / "judge.db").unlink()
     assert any(u.startswith(f"--db '{out}'") and "without a judge database" in u
                for u in extract([out], flag="--db").unmatched)
+
+
+def test_cli_summary_by_dwarf(campaign, capsys):
+    """--by adds a line per group under each experiment x arm, with the group's own CI."""
+    assert cli_main(["--runs", str(campaign / "runs" / "exp1-*"), "--by", "dwarf"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "exp1 / llm-a: 1 run, 5 tasks, 6 submissions, 1 correct, geomean speedup -",
+        "  dwarf dense_linear_algebra: 2 tasks, 1 correct, geomean speedup -",
+        "  dwarf sparse_linear_algebra: 1 tasks, 0 correct, geomean speedup -",
+        "  dwarf spectral_methods: 1 tasks, 0 correct, geomean speedup -",
+        "  dwarf structured_grids: 1 tasks, 0 correct, geomean speedup -",
+        "exp1 / numba: 1 run (1 running), 2 tasks, 2 submissions, 2 correct, geomean speedup 4x [95% CI 2, 8] faster",
+        "  dwarf dense_linear_algebra: 2 tasks, 2 correct, geomean speedup 4x [95% CI 2, 8] faster"]
+    with pytest.raises(SystemExit):
+        cli_main(["--runs", str(campaign / "runs" / "exp1-*"), "--by", "colour"])
+    assert "invalid choice: 'colour'" in capsys.readouterr().err

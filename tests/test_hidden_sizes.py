@@ -5,11 +5,13 @@ misses is tests/exploits/public_sizes_only.c (graded in test_exploits)."""
 
 import math
 
+import numpy as np
 import pytest
 
 from hpcab import expr
 from hpcab.corpus import load_corpus
-from hpcab.judge.cases import fuzzed_sizes, hidden_cases
+from hpcab.case import Case, run_oracle
+from hpcab.judge.cases import edge_sizes, fuzzed_sizes, hidden_cases
 
 SECRET = b"a test secret of at least thirty-two characters"
 KERNELS = load_corpus().kernels
@@ -30,6 +32,23 @@ def test_every_kernel_has_fuzzed_sizes_inside_its_ranges_and_constraints(kernel)
         assert _ok(kernel, sizes) and sizes not in public, (preset, sizes)
         # No hidden case costs more than its preset (every symbol at most the preset's).
         assert all(v <= kernel.presets[preset][s] for s, v in sizes.items()), (preset, sizes)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=[k.name for k in KERNELS])
+def test_the_reference_takes_its_edge_shapes_on_any_seed(kernel):
+    """The judge probes an edge shape with one input set and grades it with others: the
+    reference must give the manifest's outputs on every seed (s3111 returned a float64 when
+    its one element was negative, and the judge's grade failed with a 500)."""
+    # The smallest sizes on 8 seeds (a one-element case is where a branch goes all one way),
+    # a drawn edge shape (up to half of S: millions of elements for some) on 2.
+    candidates = [(edge_sizes(kernel, "S", SECRET), 2)]
+    smallest = {s: kernel.ranges[s][0] for s in kernel.sizes}
+    if _ok(kernel, smallest):
+        candidates.append((smallest, 8))
+    for sizes, seeds in candidates:
+        for seed in range(seeds if sizes else 0):
+            outs = run_oracle(kernel, Case(kernel.id, sizes, seed, "hidden", "edge"))
+            assert all(np.all(np.isfinite(v)) for v in outs.values() if v.dtype.kind in "fc"), (sizes, seed)
 
 
 def test_draws_are_the_secrets_and_spread_log_uniformly():

@@ -2,6 +2,7 @@
 subset's error reports, overrides, and what the emitted code looks like."""
 
 import shutil
+import subprocess
 import textwrap
 
 import pytest
@@ -13,6 +14,7 @@ from hpcab.grade import grade
 from hpcab.kernel import load_kernel
 from hpcab.run import Policy
 from hpcab.translate import TranslateError, lint, override_path, translate
+from hpcab.translate.emit_fortran import free_form_lines
 from tests.conftest import sample_kernels
 
 KERNELS = load_corpus().kernels
@@ -139,6 +141,34 @@ def test_outside_the_subset_is_an_error_with_file_line_and_hint(tmp_path, case):
 
 def test_every_corpus_kernel_lints_clean():
     assert {k.name: [str(d) for d in lint(k)] for k in KERNELS if lint(k)} == {}
+
+
+def test_every_fortran_translation_is_standard_free_form(tmp_path):
+    """Lines within 132 columns, so gfortran compiles them without -ffree-line-length-none
+    (one file holding every kernel's subroutine, compiled once: -fsyntax-only)."""
+    gfortran = shutil.which("gfortran")
+    if gfortran is None:
+        pytest.skip("gfortran is not installed")
+    sources = {k.name: translate(k, "fortran", "opt").source for k in KERNELS}
+    long = {name: max(len(ln) for ln in text.splitlines()) for name, text in sources.items()
+            if any(len(ln) > 132 for ln in text.splitlines())}
+    assert long == {}
+    path = tmp_path / "corpus.f90"
+    path.write_text("".join(sources.values()))
+    out = subprocess.run([gfortran, "-std=f2008", "-fsyntax-only", "-Werror=line-truncation", path.name],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+
+
+def test_a_long_statement_is_continued_at_spaces_and_a_long_comment_as_comments():
+    stmt = "    x = " + " + ".join(f"a({i})" for i in range(60))
+    lines = free_form_lines(stmt)
+    assert len(lines) > 1 and all(len(ln) <= 132 for ln in lines)
+    assert all(ln.endswith(" &") for ln in lines[:-1])
+    assert " ".join(ln.removesuffix(" &").strip() for ln in lines).split() == stmt.split()
+    comment = "! " + "word " * 60
+    assert [ln.startswith("! ") and len(ln) <= 132 for ln in free_form_lines(comment)] == [True] * 3
+    assert free_form_lines("  y = 1") == ["  y = 1"]
 
 
 # ---- overrides ----------------------------------------------------------------------

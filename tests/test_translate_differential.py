@@ -952,6 +952,14 @@ out[:] = out + ((x + np.minimum(1.0e8, 2.0e8)) - 1.0e8) + ((x + np.abs(-1.0e8)) 
 out[:] = out + ((x + np.where(x[0] > 2.0, 0.0, 1.0e8)) - 1.0e8)
 w[:] = (x + max(1.0e8, 0.0)) - 1.0e8 + (x + abs(-1.0e8)) - 1.0e8 + x * 1.0e-3
 """),
+    # C shifts in the left operand's type: a literal 1 is a 32-bit int there, so 1 << 40
+    # overflowed, where NumPy shifts an int64 (bitap's masks).
+    "wide_shifts": lambda: _hand("int64", [
+        ("x", ["N"], "in", "rng.integers(0, 100, (N,))"), ("out", ["N"], "out", None)], """
+for j in range(N):
+    out[j] = x[j] | (1 << (j + 40))
+    out[j] = out[j] + ((1 << 45) >> (j + 1)) + (x[j] << 33)
+"""),
     # NumPy raises negative floats to integral powers; Fortran prohibits a negative real to
     # a real power (gfortran refuses to compile (-0.25_c_double) ** 2.0_c_double).
     "negative_base_powers": lambda: _hand("float64", [

@@ -1,10 +1,11 @@
 """`python -m hpcab.experiments`: run folders and judge databases into one observations table.
 
     python -m hpcab.experiments --runs 'runs/corpus-*' [--runs GLOB ...] [--experiment PREFIX ...]
-        [--out data/observations.csv] [--out data/observations.parquet]
+        [--by track] [--out data/observations.csv] [--out data/observations.parquet]
 
 Prints one line per experiment x arm (runs, tasks, submissions, correct, geometric mean
-speedup with its 95% CI), a line for each --runs glob and --experiment prefix that matched
+speedup with its 95% CI), with --by track (or dwarf, level) one more line per experiment x arm
+x group beneath it, a line for each --runs glob and --experiment prefix that matched
 nothing, and writes the table to each --out (CSV or parquet, by the suffix). Exit status:
 0; 1 when a file could not be read (each named on stderr; the table of the rest is still
 written; a run folder that never started is skipped with a warning line); 2 for a usage error (no --runs glob matched anything, an --out that is neither
@@ -30,17 +31,36 @@ def parser() -> argparse.ArgumentParser:
                         "judge.db) and/or judge .db files (repeatable; quote it so the shell does not expand it)")
     p.add_argument("--experiment", action="append", metavar="PREFIX",
                    help="keep runs whose experiment starts with PREFIX (repeatable; default: all)")
+    p.add_argument("--by", action="append", default=[], choices=BY_COLUMNS,
+                   help="also summarise each experiment x arm per track, dwarf or level (repeatable: by all "
+                        "of them together)")
     p.add_argument("--out", action="append", default=[], metavar="FILE",
                    help="write the table here: .csv or .parquet (repeatable; none: only the summary)")
     return p
+
+
+BY_COLUMNS = ("track", "dwarf", "level")
 
 
 def _fmt(x: float) -> str:
     return "-" if x is None or math.isnan(x) else f"{x:.3g}"
 
 
-def summary_lines(result: Extraction) -> list[str]:
+def _speed(gm: float | None, low: float | None, high: float | None) -> str:
     from hpcab.measure import verdict
+    if gm is None or math.isnan(gm):
+        return "geomean speedup -"
+    if low is None or math.isnan(low):        # one correct task: no interval
+        return f"geomean speedup {_fmt(gm)}x (one correct task: no CI)"
+    return f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(low)}, {_fmt(high)}] {verdict(low, high)}"
+
+
+def summary_lines(result: Extraction, by: list[str] | tuple[str, ...] = ()) -> list[str]:
+    from hpcab.experiments.stats import summarize
+    groups: dict[tuple, list[dict]] = {}
+    if by:
+        for row in summarize(result.table, ["experiment", "arm", *by], ps=()).iter_rows(named=True):
+            groups.setdefault((row["experiment"], row["arm"]), []).append(row)
     lines = []
     for row in result.summary().iter_rows(named=True):
         runs = f"{row['runs']} run" + ("s" if row["runs"] != 1 else "")
@@ -49,17 +69,13 @@ def summary_lines(result: Extraction) -> list[str]:
             states = Counter(r.state for r in result.runs if (r.experiment, r.arm) == (row["experiment"], row["arm"])
                              and r.kind == "run" and r.state not in ("succeeded", None))
             runs += " (" + ", ".join(f"{n} {state}" for state, n in sorted(states.items())) + ")"
-        gm = row["geomean"]
-        low = row["geomean_low"]
-        if gm is None or math.isnan(gm):
-            speed = "geomean speedup -"
-        elif low is None or math.isnan(low):        # one correct task: no interval
-            speed = f"geomean speedup {_fmt(gm)}x (one correct task: no CI)"
-        else:
-            speed = (f"geomean speedup {_fmt(gm)}x [95% CI {_fmt(low)}, {_fmt(row['geomean_high'])}] "
-                     f"{verdict(low, row['geomean_high'])}")
+        speed = _speed(row["geomean"], row["geomean_low"], row["geomean_high"])
         lines.append(f"{row['experiment']} / {row['arm']}: {runs}, {row['tasks']} tasks, {row['submissions']} "
                      f"submissions, {row['correct']} correct, {speed}")
+        for g in groups.get((row["experiment"], row["arm"]), []):
+            name = ", ".join(f"{c} {'-' if g[c] is None else g[c]}" for c in by)
+            lines.append(f"  {name}: {g['tasks']} tasks, {g['correct']} correct, "
+                         f"{_speed(g['geomean'], g['geomean_low'], g['geomean_high'])}")
     lines += [f"nothing matched: {what}" for what in result.unmatched]
     return lines
 
@@ -78,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for line in result.warnings:
         print(f"warning: {line}", file=sys.stderr)
-    for line in summary_lines(result):
+    for line in summary_lines(result, args.by):
         print(line)
     for problem in result.problems:
         print(f"error: {problem}", file=sys.stderr)

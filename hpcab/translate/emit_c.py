@@ -122,6 +122,10 @@ class CEmitter:
             if k in "iu":
                 return f"{self.helper('ipow', e.dtype)}({a}, {b})"
             return f"{self.math('pow', e.dtype)}({a}, {b})"
+        if e.op in ("<<", ">>") and k in "iu":
+            # C shifts in the left operand's type: a literal 1 is a 32-bit int there, NumPy's
+            # operand the result's type (1 << 40 must not overflow).
+            return f"((({self.types[e.dtype]}){a}) {e.op} {b})"
         return f"({a} {e.op} {b})"
 
     def math(self, fn: str, dtype: str) -> str:

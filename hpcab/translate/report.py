@@ -17,7 +17,7 @@ from hpcab.build import Candidate
 from hpcab.case import preset_case
 from hpcab.errors import HpcabError
 from hpcab.grade import geometric_mean_speedup, grade
-from hpcab.kernel import TRACKS, Kernel
+from hpcab.kernel import DWARFS, TRACKS, Kernel
 from hpcab.measure import Speedup
 from hpcab.run import Policy
 from hpcab.toolchain import Toolchains
@@ -52,6 +52,7 @@ class Row:
     name: str
     track: str
     entries: dict[str, Entry]      # keyed by VARIANTS' column
+    dwarf: str | None = None
 
     @property
     def numpy_ns(self) -> float | None:
@@ -66,15 +67,22 @@ class Report:
 
     def track_means(self) -> dict[str, dict[str, tuple[Speedup | None, int]]]:
         """Per track and variant: the geometric mean speedup over NumPy and how many kernels it covers."""
+        return self._means(lambda r: r.track, TRACKS)
+
+    def dwarf_means(self) -> dict[str, dict[str, tuple[Speedup | None, int]]]:
+        """The same per Berkeley dwarf, over the kernels that have one (scientific_computing's)."""
+        return self._means(lambda r: r.dwarf, DWARFS)
+
+    def _means(self, group: Callable[[Row], str | None], order) -> dict[str, dict[str, tuple[Speedup | None, int]]]:
         means: dict[str, dict[str, tuple[Speedup | None, int]]] = {}
-        for track in TRACKS:
-            rows = [r for r in self.rows if r.track == track]
+        for name in order:
+            rows = [r for r in self.rows if group(r) == name]
             if not rows:
                 continue
-            means[track] = {}
+            means[name] = {}
             for column, _, _ in VARIANTS:
                 parts = [r.entries[column].speedup for r in rows if r.entries[column].ok]
-                means[track][column] = (geometric_mean_speedup(parts), len(parts))
+                means[name][column] = (geometric_mean_speedup(parts), len(parts))
         return means
 
 
@@ -119,7 +127,7 @@ def run_report(kernels: tuple[Kernel, ...] | list[Kernel], toolchains: Toolchain
         for column, language, flagset in VARIANTS:
             say(f"{k.name}: {column}")
             entries[column] = grade_translation(k, language, flagset, preset, toolchains, policy)
-        rows.append(Row(k.id, k.name, k.track, entries))
+        rows.append(Row(k.id, k.name, k.track, entries, k.dwarf))
         if finished is not None:
             finished(rows[-1])
     return Report(preset, policy, tuple(rows))
@@ -146,9 +154,14 @@ def report_summary(report: Report) -> dict:
                 {"value": e.speedup.value, "ci95": [e.speedup.ci_low, e.speedup.ci_high]}}
     return {
         "preset": report.preset, "threads": report.policy.threads,
-        "kernels": [{"kernel": r.kernel_id, "track": r.track, "numpy_median_ns": r.numpy_ns,
+        "kernels": [{"kernel": r.kernel_id, "track": r.track, "dwarf": r.dwarf, "numpy_median_ns": r.numpy_ns,
                      **{c: entry(e) for c, e in r.entries.items()}} for r in report.rows],
-        "tracks": {track: {c: {"geomean_speedup_vs_numpy": sp.value if sp else None, "kernels": n}
-                           for c, (sp, n) in cols.items()}
-                   for track, cols in report.track_means().items()},
+        "tracks": _means(report.track_means()),
+        "dwarfs": _means(report.dwarf_means()),
     }
+
+
+def _means(means: dict) -> dict:
+    return {name: {c: {"geomean_speedup_vs_numpy": sp.value if sp else None, "kernels": n}
+                   for c, (sp, n) in cols.items()}
+            for name, cols in means.items()}

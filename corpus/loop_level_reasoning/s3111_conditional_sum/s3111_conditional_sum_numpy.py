@@ -11,9 +11,9 @@ def initialize(rng, N):
 
 
 def s3111_conditional_sum(a, N):
-    # TSVC's order: one accumulator, in the array's precision (a Python 0.0 takes the
-    # dtype of what is added to it).
-    s = 0.0
+    # TSVC's order: one accumulator, in the array's precision from the start (a Python 0.0
+    # would stay float64 when no element is positive, as at N = 1).
+    s = np.float32(0.0)
     for i in range(N):
         if a[i] > 0.0:
             s = s + a[i]
