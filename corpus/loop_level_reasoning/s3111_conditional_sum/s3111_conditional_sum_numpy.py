@@ -13,7 +13,7 @@ def initialize(rng, N):
 def s3111_conditional_sum(a, N):
     # TSVC's order: one accumulator, in the array's precision from the start (a Python 0.0
     # would stay float64 when no element is positive, as at N = 1).
-    s = np.float32(0.0)
+    s = 0.0 * a[0]
     for i in range(N):
         if a[i] > 0.0:
             s = s + a[i]
