@@ -148,6 +148,29 @@ def fortran_value_declarations(kernel: Kernel) -> list[str]:
                if not p.pointer and p.role == "scalar"])
 
 
+FREE_FORM_WIDTH = 132       # Fortran 2008 free form: a line holds at most 132 characters
+
+
+def free_form_lines(line: str, width: int = FREE_FORM_WIDTH) -> list[str]:
+    """One emitted line as standard free-form lines: a longer statement is broken at spaces
+    between tokens and continued with `&`, a longer comment goes on as further comments, so the
+    source compiles on compilers that enforce the limit (gfortran without -ffree-line-length-none)."""
+    if len(line) <= width:
+        return [line]
+    pad = line[:len(line) - len(line.lstrip())]
+    comment = line.lstrip().startswith("!")
+    lead = pad + ("! " if comment else "    ")      # what each continuation line starts with
+    room = width - (0 if comment else 2)             # ... and the " &" a statement line ends with
+    out, rest, first = [], line, True
+    while len(rest) > width:
+        cut = rest.rfind(" ", len(lead) + 1 if not first else len(pad) + 1, room)
+        if cut < 0:
+            raise ValueError(f"cannot break a Fortran line of {len(line)} characters at a space: {line[:60]}...")
+        out.append(rest[:cut] + ("" if comment else " &"))
+        rest, first = lead + rest[cut + 1:].lstrip(), False
+    return out + [rest]
+
+
 def fortran_interface(kernel: Kernel) -> str:
     """A bind(C) subroutine header matching the C ABI.
 
@@ -167,7 +190,7 @@ def fortran_interface(kernel: Kernel) -> str:
             dims = ", ".join(fortran_expr(d) for d in reversed(p.shape))
             lines.append(f"  {FORTRAN_TYPES[p.dtype]}, intent({intent}) :: {p.name}({dims})")
     lines.append(f"end subroutine {kernel.name}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(out for ln in lines for out in free_form_lines(ln)) + "\n"
 
 
 def reference_def(kernel: Kernel) -> str:

@@ -78,7 +78,7 @@ def test_every_c_and_cpp_prototype_compiles_as_a_definition(corpus, tmp_path, la
 
 def test_every_fortran_interface_compiles_with_the_c_symbol(corpus, tmp_path):
     text = "\n".join(fortran_interface(k) for k in corpus.kernels)
-    obj = _compile(tmp_path, "corpus.f90", text, ["gfortran", "-c"])
+    obj = _compile(tmp_path, "corpus.f90", text, ["gfortran", "-std=f2008", "-c"])
     exported = _exported(obj)
     missing = [k.id for k in corpus.kernels if f" T {k.name}\n" not in exported]
     assert not missing, missing

@@ -14,7 +14,7 @@ from hpcab.grade import grade
 from hpcab.kernel import load_kernel
 from hpcab.run import Policy
 from hpcab.translate import TranslateError, lint, override_path, translate
-from hpcab.translate.emit_fortran import free_form_lines
+from hpcab.abi import free_form_lines
 from tests.conftest import sample_kernels
 
 KERNELS = load_corpus().kernels

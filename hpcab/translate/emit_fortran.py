@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from hpcab.abi import FORTRAN_TYPES, fortran_value_declarations, params
+from hpcab.abi import FORTRAN_TYPES, fortran_value_declarations, free_form_lines, params
 from hpcab.kernel import Kernel
 from hpcab.translate import Diagnostic, TranslateError
 from hpcab.translate import simplify as S
@@ -262,29 +262,6 @@ class FortranEmitter:
         # allocatable locals are deallocated automatically on return
         lines.append(f"end subroutine {k.name}")
         return "\n".join(out for ln in lines for out in free_form_lines(ln)) + "\n"
-
-
-FREE_FORM_WIDTH = 132       # Fortran 2008 free form: a line holds at most 132 characters
-
-
-def free_form_lines(line: str, width: int = FREE_FORM_WIDTH) -> list[str]:
-    """One emitted line as standard free-form lines: a longer statement is broken at spaces
-    between tokens and continued with `&`, a longer comment goes on as further comments, so the
-    source compiles on compilers that enforce the limit (gfortran without -ffree-line-length-none)."""
-    if len(line) <= width:
-        return [line]
-    pad = line[:len(line) - len(line.lstrip())]
-    comment = line.lstrip().startswith("!")
-    lead = pad + ("! " if comment else "    ")      # what each continuation line starts with
-    room = width - (0 if comment else 2)             # ... and the " &" a statement line ends with
-    out, rest, first = [], line, True
-    while len(rest) > width:
-        cut = rest.rfind(" ", len(lead) + 1 if not first else len(pad) + 1, room)
-        if cut < 0:
-            raise ValueError(f"cannot break a Fortran line of {len(line)} characters at a space: {line[:60]}...")
-        out.append(rest[:cut] + ("" if comment else " &"))
-        rest, first = lead + rest[cut + 1:].lstrip(), False
-    return out + [rest]
 
 
 def emit_fortran(fn: Function, kernel: Kernel) -> str:
