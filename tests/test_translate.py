@@ -67,6 +67,19 @@ def test_autopar_adds_openmp_only_to_independent_loops(corpus):
     assert "#pragma omp" not in recurrence                     # a loop-carried dependence stays serial
 
 
+def test_autopar_runs_a_serial_copy_of_a_loop_too_small_for_threads(corpus):
+    # An OpenMP if() clause still outlines the loop into a one-thread region, which cost
+    # crc32 1.7x against serial C at S (benchmarks/autopar_scaling.py): the small case must be
+    # the serial loop itself.
+    par = translate(corpus.get("crc32"), "c", "autopar").source.splitlines()
+    pragmas = [i for i, ln in enumerate(par) if "#pragma omp parallel for" in ln]
+    assert pragmas and not any(" if(" in par[i] for i in pragmas)
+    for i in pragmas:
+        assert par[i - 1].strip().startswith("if (") and par[i - 1].strip().endswith(">= 16384) {")
+        end = next(j for j in range(i, len(par)) if par[j].strip() == "} else {")
+        assert [ln.strip() for ln in par[i + 1:end]] == [ln.strip() for ln in par[end + 1:end + end - i]]
+
+
 def test_generated_code_is_readable_and_uses_the_abi(corpus):
     k = corpus.get("gemm")
     c = translate(k, "c").source

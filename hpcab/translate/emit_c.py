@@ -185,14 +185,25 @@ class CEmitter:
             elif isinstance(s, Store):
                 out.append(f"{pad}{self.index(s.array, s.index)} = {bare(self.expr(s.value))};")
             elif isinstance(s, For):
+                loop = [f"for (int64_t {s.var} = {self.expr(s.lo)}; {s.var} < {self.expr(s.hi)}; ++{s.var}) {{",
+                        *self.stmts(s.body, 1), "}"]
                 if self.parallel and s.parallel:
                     private = sorted(self._assigned(s.body) - self.loop_vars)
                     clause = f" private({', '.join(private)})" if private else ""
-                    work = f" if({bare(self.expr(s.work))} >= {PARALLEL_MIN_WORK})" if s.work is not None else ""
-                    out.append(f"{pad}#pragma omp parallel for schedule(static){work}{clause}")
-                out.append(f"{pad}for (int64_t {s.var} = {self.expr(s.lo)}; {s.var} < {self.expr(s.hi)}; ++{s.var}) {{")
-                out += self.stmts(s.body, depth + 1)
-                out.append(f"{pad}}}")
+                    pragma = f"#pragma omp parallel for schedule(static){clause}"
+                    if s.work is None:
+                        out += [pad + pragma] + [pad + ln for ln in loop]
+                    else:
+                        # Too little work for a parallel region: the serial copy runs. An OpenMP
+                        # if() clause would still outline the loop (one thread, no vectorisation
+                        # across the call), measured 1.7x slower than serial C on crc32 at S.
+                        out.append(f"{pad}if ({bare(self.expr(s.work))} >= {PARALLEL_MIN_WORK}) {{")
+                        out += [pad + "    " + pragma] + [pad + "    " + ln for ln in loop]
+                        out.append(f"{pad}}} else {{")
+                        out += [pad + "    " + ln for ln in loop]
+                        out.append(f"{pad}}}")
+                else:
+                    out += [pad + ln for ln in loop]
             elif isinstance(s, If):
                 out.append(f"{pad}if ({self.expr(s.cond)}) {{")
                 out += self.stmts(s.then, depth + 1)
