@@ -6,13 +6,14 @@ import numpy as np
 
 
 def initialize(rng, N):
-    return {
-        "a": rng.uniform(-1.0, 1.0, N).astype(np.float32),
-        "b": rng.uniform(-1.0, 1.0, N).astype(np.float32),
-        "c": rng.uniform(-1.0, 1.0, N).astype(np.float32),
-        "d": rng.uniform(-1.0, 1.0, N).astype(np.float32),
-        "e": rng.uniform(-1.0, 1.0, N).astype(np.float32),
-    }
+    a, b, c, d, e = (rng.uniform(-1.0, 1.0, N).astype(np.float32) for _ in range(5))
+    # Where the inner test is taken (a <= 0), the new b (-b + d*d) kept at least 1e-3 from a:
+    # a fused multiply-add rounds it differently from NumPy's product-then-sum, and a value
+    # within rounding of a could take the other branch (as s273's guard did).
+    nb = -b.astype(np.float64) + d.astype(np.float64) * d.astype(np.float64)
+    near = (a <= 0.0) & (np.abs(nb - a) < 1e-3)
+    a[near] += np.where(nb[near] >= a[near], np.float32(-2e-3), np.float32(2e-3))
+    return {"a": a, "b": b, "c": c, "d": d, "e": e}
 
 
 def s279_nested_goto(a, b, c, d, e, N):
