@@ -960,6 +960,34 @@ for j in range(N):
     out[j] = x[j] | (1 << (j + 40))
     out[j] = out[j] + ((1 << 45) >> (j + 1)) + (x[j] << 33)
 """),
+    # Inverse trigonometric and hyperbolic functions, and the two-argument arctan2 and hypot
+    # (arc_distance's haversine), in both precisions and from integers (NumPy: float64).
+    "inverse_trig": lambda: _hand("float64", [
+        ("x", ["N"], "in", U.format("(N,)")), ("y", ["N"], "in", U.format("(N,)")),
+        ("out", ["N"], "out", None)], """
+out[:] = np.arcsin(x) + np.arccos(0.5 * y) + np.arctan(3.0 * x) + np.sinh(x) - np.cosh(y)
+out[:] = out + np.arctan2(y, x) + np.hypot(x, 2.0 * y) + np.arctan2(N, 2) + np.hypot(N, 1)
+out[:] = out + np.arctan2(np.float32(0.5) * np.float32(x[0]), np.float32(y[0]))
+"""),
+    # Slices with a positive step, read and written, with symbolic and constant bounds, and
+    # range() with a step (multigrid's restriction and interpolation, red-black sweeps).
+    "strided_slices": lambda: _hand("float64", [
+        ("x", ["N"], "in", U.format("(N,)")), ("A", ["N", "M"], "in", U.format("(N, M)")),
+        ("out", ["N"], "out", None), ("B", ["N", "M"], "out", None)], """
+out[:] = x
+out[::2] = 2.0 * x[::2]
+out[1:N - 1:3] = out[1:N - 1:3] + x[0:N - 2:3] * x[2:N:3]
+B[:, :] = 0.0
+B[::2, 1::2] = A[::2, 1::2] + A[::2, 0:M - 1:2]
+B[1::2, ::3] = 3.0 * A[1::2, ::3]
+for i in range(1, N, 2):
+    for j in range(0, M - 1, 3):
+        B[i, j + 1] = B[i, j + 1] + A[i - 1, j] + out[i]
+s = 0.0
+for i in range(N - 1, N + 7, 4):
+    s = s + x[(i - N + 1) % N] * i
+return s + np.sum(x[1::5])
+""", returns="float64"),
     # NumPy raises negative floats to integral powers; Fortran prohibits a negative real to
     # a real power (gfortran refuses to compile (-0.25_c_double) ** 2.0_c_double).
     "negative_base_powers": lambda: _hand("float64", [

@@ -59,7 +59,8 @@ class Un:
 @attrs.frozen
 class Call:
     """A math function on operands of the result's dtype (abs of complex: real result).
-    fn: exp log sqrt abs sin cos tan tanh floor ceil maximum minimum real imag conj"""
+    fn: exp log sqrt abs sin cos tan tanh sinh cosh asin acos atan atan2 hypot floor ceil maximum minimum real
+    imag conj"""
     fn: str
     args: tuple["Expr", ...]
     dtype: str

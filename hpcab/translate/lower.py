@@ -32,9 +32,11 @@ FLOATS = ("float32", "float64")
 COMPLEX = ("complex64", "complex128")
 DTYPE_NAMES = {"float32", "float64", "complex64", "complex128", "int8", "int16", "int32", "int64",
                "uint8", "uint16", "uint32", "uint64", "bool"}
-UNARY_MATH = {"exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "floor", "ceil", "conj",
-              "absolute", "fabs", "conjugate"}
-ALIASES = {"absolute": "abs", "fabs": "abs", "conjugate": "conj"}
+UNARY_MATH = {"exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "sinh", "cosh", "floor", "ceil", "conj",
+              "absolute", "fabs", "conjugate", "arcsin", "arccos", "arctan", "asin", "acos", "atan"}
+BINARY_MATH = {"arctan2", "atan2", "hypot"}      # real floats only, like C's and Fortran's
+ALIASES = {"absolute": "abs", "fabs": "abs", "conjugate": "conj",
+           "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2"}
 REDUCTIONS = {"sum", "max", "min", "prod", "amax", "amin", "argmax", "argmin"}
 RESERVED = {  # C and Fortran words a local may not take
     "int", "double", "float", "char", "long", "short", "void", "if", "else", "for", "while", "do", "return",
@@ -44,6 +46,7 @@ RESERVED = {  # C and Fortran words a local may not take
     "allocate", "deallocate", "call", "stop", "exit", "cycle", "where", "result", "bool", "inline",
     # Fortran intrinsics the emitter calls: a local of that name would shadow them
     "exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "floor", "ceiling", "conjg", "aimag", "merge",
+    "sinh", "cosh", "asin", "acos", "atan", "atan2", "hypot",
     "modulo", "iand", "ior", "ieor", "shiftl", "shifta", "not", "cmplx", "max", "min", "allocated", "huge",
     "logical", "ieee_value", "free", "malloc",
 }
@@ -140,6 +143,18 @@ def broadcast_shape(node, a: tuple[Expr, ...], b: tuple[Expr, ...]) -> tuple[Exp
                 raise Unsupported(node, f"shapes do not broadcast ({ca} vs {cb})")
             out.append(da)
     return tuple(reversed(out))
+
+
+def strided_extent(lo: Expr, hi: Expr, step: int) -> Expr:
+    """len(range(lo, hi, step)) for a positive step, as an index expression (ceil((hi - lo) / step);
+    a negative value where hi < lo, which a loop runs zero times)."""
+    if step == 1:
+        return S.sub(hi, lo)
+    span = S.sub(hi, lo)
+    c = S.const_value(span)
+    if c is not None:
+        return S.num(max(0, -(-c // step)))
+    return Bin("//", S.add(span, S.num(step - 1)), S.num(step), INT)
 
 
 def broadcast_to(v: Value, shape: tuple[Expr, ...]) -> Callable[[tuple[Expr, ...]], Expr]:
@@ -331,10 +346,12 @@ class Lowerer:
         for b, a in zip(bounds, it.args):
             if not b.scalar or kind(b.ty.dtype) not in "iu":
                 raise Unsupported(a, "range bounds must be integer scalars")
+        step = 1
         if len(bounds) == 3:
             step = S.const_value(cast(bounds[2].expr(), INT))
-            if step != 1:
-                raise Unsupported(it, "range with a step other than 1", "loop with step 1 and compute the index")
+            if step is None or step < 1:
+                raise Unsupported(it, "range with a step that is not a positive integer constant",
+                                  "loop with step 1 and compute the index")
         lo = cast(bounds[0].expr(), INT) if len(bounds) > 1 else S.num(0)
         hi = cast(bounds[-1 if len(bounds) < 3 else 1].expr(), INT)
         if len(bounds) == 1:
@@ -353,7 +370,14 @@ class Lowerer:
         self.scalars[name] = Ty(INT, weak=True)
         self.loop_vars.add(name)
         body = self.nested(node.body)
-        self.emit(For(name, lo, hi, body, parallel=False))
+        if step == 1:
+            self.emit(For(name, lo, hi, body, parallel=False))
+            return
+        # range(lo, hi, step): a unit-step counter over its length, the variable computed from it
+        counter = self.fresh("t")
+        self.declare_local(counter, INT, node)
+        self.emit(For(counter, S.num(0), strided_extent(lo, hi, step),
+                      [Assign(name, S.add(lo, S.mul(S.num(step), S.var(counter)))), *body], parallel=False))
 
     def return_(self, node: ast.Return) -> None:
         returns = self.kernel.returns
@@ -616,13 +640,17 @@ class Lowerer:
         for d, it in enumerate(items):
             ext = base.shape[d]
             if isinstance(it, ast.Slice):
+                step = 1
                 if it.step is not None:
-                    raise Unsupported(it, "slices with a step", "loop over the indices instead")
+                    sv = self.value(it.step)
+                    step = S.const_value(cast(sv.expr(), INT)) if sv.scalar and kind(sv.ty.dtype) in "iu" else None
+                    if step is None or step < 1:
+                        raise Unsupported(it, "a slice step that is not a positive integer constant",
+                                          "loop over the indices instead")
                 lo = self.bound(it.lower, ext, S.num(0))
                 hi = self.bound(it.upper, ext, ext)
-                extent = S.sub(hi, lo)
-                fixed.append(("slice", lo))
-                shape.append(extent)
+                fixed.append(("slice", lo, step))
+                shape.append(strided_extent(lo, hi, step))
             else:
                 iv = self.value(it)
                 if not iv.scalar or kind(iv.ty.dtype) not in "iu":
@@ -640,7 +668,7 @@ class Lowerer:
                 if f[0] == "int":
                     out.append(f[1])
                 else:
-                    out.append(S.add(f[1], idx[k]))
+                    out.append(S.add(f[1], S.mul(S.num(f[2]), idx[k])))
                     k += 1
             return tuple(out)
         idx_of = base.index_of
@@ -781,6 +809,13 @@ class Lowerer:
             if len(args) != 1 or kw:
                 raise Unsupported(node, f"np.{name} takes one argument (no out=, where=)")
             return _strong(self.math1(node, name, self.value(args[0])))
+        if name in BINARY_MATH:
+            if len(args) != 2 or kw:
+                raise Unsupported(node, f"np.{name} takes two arguments (no out=, where=)")
+            a, b = self.value(args[0]), self.value(args[1])
+            if kind(promote(a.ty, b.ty).dtype) in "biu":   # NumPy computes these in float64
+                a, b = (Value(v.shape, Ty("float64"), lambda idx, v=v: cast(v.at(idx), "float64")) for v in (a, b))
+            return _strong(self.math2(node, name, a, b))
         if name in ("maximum", "minimum", "fmax", "fmin"):
             if len(args) != 2 or kw:
                 raise Unsupported(node, f"np.{name} takes two arguments")
