@@ -237,6 +237,16 @@ def _yaml_problem(exc: yaml.YAMLError) -> tuple[str, str]:
     return where, f"not valid YAML: {what}"
 
 
+# Names a parameter cannot take: generated C and candidates include complex.h, math.h and
+# stdint.h, whose macros would replace it (a size named I broke the build), and C's keywords.
+C_HEADER_MACROS = frozenset({"I", "complex", "imaginary", "NAN", "INFINITY", "HUGE_VAL", "EOF", "NULL",
+                             "bool", "true", "false"})
+C_KEYWORDS = frozenset({"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+                        "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+                        "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+                        "switch", "typedef", "union", "unsigned", "void", "volatile", "while"})
+
+
 def _check_semantics(k: Kernel, source: str) -> None:
     """What a schema cannot say: names, symbols, presets, per-track fields."""
     seen: dict[str, str] = {}
@@ -253,6 +263,9 @@ def _check_semantics(k: Kernel, source: str) -> None:
                                                 "ignoring case: Fortran does not tell 'w' from 'W')")
             if nm.lower() in ("workspace", "workspace_size", k.name.lower()):
                 raise InputError(source, field, f"name {nm!r} is reserved")
+            if nm in C_HEADER_MACROS or nm in C_KEYWORDS:
+                raise InputError(source, field, f"name {nm!r} is a C keyword or a macro of the C headers the "
+                                                "ABI includes (complex.h's I, math.h's NAN, ...): choose another")
             seen[nm.lower()] = f"{group}[{i}] ({nm})"
 
     known = set(k.sizes)

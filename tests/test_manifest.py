@@ -44,6 +44,20 @@ def test_unknown_key_names_file_and_key(kernel_copy):
     assert err.field == "flops" and "unknown key" in err.message
 
 
+@pytest.mark.parametrize("name", ["I", "int"])
+def test_a_size_named_like_a_c_macro_or_keyword_is_refused(kernel_copy, name):
+    # complex.h defines I: a size named I turned the generated C's parameter into a complex
+    # constant and the build failed with a message about __extension__.
+    kdir = kernel_copy("gemm")
+    text = (kdir / "gemm.yaml").read_text()
+    (kdir / "gemm.yaml").write_text(re.sub(r"\bNI\b", name, text))
+    ref = kdir / "gemm_numpy.py"
+    ref.write_text(re.sub(r"\bNI\b", name, ref.read_text()))
+    err = load_error(kdir)
+    assert err.source.endswith("gemm.yaml") and err.field == "sizes[0]"
+    assert f"{name!r} is a C keyword or a macro" in err.message
+
+
 def test_wrong_dtype_names_the_array_field(kernel_copy):
     kdir = kernel_copy("gemm")
     edit_manifest(kdir / "gemm.yaml", lambda d: d["arrays"][1].update(dtype="double"))
