@@ -287,6 +287,15 @@ def _runner_env(job: dict, sandboxed: bool, trusted: bool) -> dict[str, str]:
 _LIBC = None
 
 
+def _threaded_baseline(spec: dict, policy: dict) -> bool:
+    """The judge's C baseline given more than one thread (c-autopar: OpenMP). After a call its
+    idle OpenMP threads spin on for milliseconds (libgomp: 300,000 spins, about 11 ms of CPU
+    after each call of pathfinder), on the CPUs of the next target's call: a threaded
+    candidate timed next to it ran 2-3x slower than alone. Frozen between its calls like the
+    candidate, it spins on nobody's time."""
+    return spec["trusted"] and spec["kind"] == "c" and policy["threads"] > 1
+
+
 def _limits(policy: dict, sandboxed: bool, group: freezer.Group | None):
     import ctypes
     import resource
@@ -398,10 +407,11 @@ def measure(job: dict) -> dict:
         # The candidate first (it loads while the warm-up set is made), then the judge's own.
         for spec in sorted(job["targets"], key=lambda t: t["trusted"]):
             group = None
-            if not spec["trusted"]:
+            if not spec["trusted"] or _threaded_baseline(spec, pol):
                 group = freezer.open_group(tuple(pol["cpus"]) if pol["cpus"] else None, pol["freezer"])
-                result["freezer"] = group.kind
-            elif warm is None:
+                if not spec["trusted"]:
+                    result["freezer"] = group.kind
+            if spec["trusted"] and warm is None:
                 warm = sets.make(-1)
             try:
                 r = Runner(spec, kernel, sizes, entries, job, workdir, group,
@@ -424,8 +434,8 @@ def measure(job: dict) -> dict:
                     r.close()
                     continue
                 raise
-        if candidate is not None:
-            candidate.freeze()
+        for r in runners:
+            r.freeze()              # the candidate, and a threaded baseline (no-op without a group)
         if pol["cpus"]:
             os.sched_setaffinity(0, set(pol["cpus"]))     # sleeps in poll during calls: on the slot with them
         durations["startup"] = time.monotonic() - started
@@ -517,7 +527,7 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             times[r.name] = max(ns - overhead[r.name], 1)
             if timed:
                 timed_seconds += ns / 1e9
-            if cpu is not None and timed:
+            if cpu is not None and timed and r is candidate:
                 cpu_excess += cpu - ns * threads
                 cpu_calls += 1
                 cpu_wall += ns
