@@ -40,6 +40,19 @@ CHECK_PREFIX = "check_"
 
 # --- what a check file uses ----------------------------------------------------------------
 
+def jax_numpy():
+    """(jax, jax.numpy) for the machine_learning track's checks, on the CPU with float64
+    enabled: a check computes JAX's operator (jax.nn, jax.lax.conv_general_dilated,
+    reduce_window, ...) in float64 from the kernel's float32 inputs, an independent answer
+    from a library this field trusts. jax[cpu] comes with the dev extra."""
+    import os
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import jax.numpy as jnp
+    jax.config.update("jax_enable_x64", True)
+    return jax, jnp
+
+
 def run(kernel: Kernel, sizes: dict[str, int], seed: int = 0) -> tuple[dict, dict]:
     """The case's inputs (out arrays poisoned) and the reference's outputs, at explicit sizes."""
     case = explicit_case(kernel, sizes, seed)

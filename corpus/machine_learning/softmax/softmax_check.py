@@ -1,9 +1,18 @@
-"""softmax's independent check: scipy.special.softmax in float64."""
+"""softmax's independent check: jax.nn.softmax and scipy.special.softmax in float64."""
 
 import numpy as np
 import scipy.special
 
-from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, run
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, jax_numpy, run
+
+
+@each(seed=SEEDS)
+def check_against_jax(kernel, seed):
+    jax, jnp = jax_numpy()
+    v, out = run(kernel, {"B": 9, "N": 33}, seed)
+    Y = np.asarray(jax.nn.softmax(jnp.asarray(v["X"], dtype=jnp.float64), axis=-1))
+    np.testing.assert_allclose(out["Y"], Y, rtol=2e-5, atol=1e-7)
+    assert_judged_like_an_oracle(kernel, out, {"Y": Y})
 
 
 @each(seed=SEEDS)
