@@ -1,0 +1,35 @@
+"""hardsigmoid's independent check: jax.nn.hard_sigmoid (relu6(x + 3) / 6) in float64."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, jax_numpy, run, verdict
+
+
+def _expected(v):
+    jax, jnp = jax_numpy()
+    x = jnp.asarray(v["X"], dtype=jnp.float64)
+    return np.asarray(jax.nn.hard_sigmoid(x))
+
+
+def _close(kernel, out, Y):
+    # The kernel's own band (precision float32): rtol 1e-4, atol 1e-5 of the largest magnitude.
+    np.testing.assert_allclose(out["Y"], Y, rtol=1e-4, atol=1e-5 * np.max(np.abs(Y)))
+
+
+@each(seed=SEEDS)
+def check_against_jax(kernel, seed):
+    v, out = run(kernel, {"B": 17, "N": 257}, seed)
+    X = v["X"]
+    # All three pieces: below -3, between the kinks, above 3.
+    assert (X < -3.0).any() and ((X > -3.0) & (X < 3.0)).any() and (X > 3.0).any()
+    Y = _expected(v)
+    _close(kernel, out, Y)
+    assert_judged_like_an_oracle(kernel, out, {"Y": Y})
+
+
+@each(shape=[(1, 1), (1, 7), (13, 1), (3, 5)], seed=[3])
+def check_edge_shapes(kernel, shape, seed):
+    v, out = run(kernel, {"B": shape[0], "N": shape[1]}, seed)
+    Y = _expected(v)
+    _close(kernel, out, Y)
+    assert verdict(kernel, out, {"Y": Y}).correct

@@ -1,0 +1,32 @@
+"""relu's independent check: jax.nn.relu, in float64 from the kernel's float32 inputs."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, jax_numpy, run
+
+
+def _close(got, expected):
+    # The kernel's own band (precision float32): rtol 1e-4, atol 1e-5 of the largest |value|.
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5 * float(np.max(np.abs(expected))))
+
+
+def _jax(v):
+    jax, jnp = jax_numpy()
+    x = jnp.asarray(v["X"], dtype=jnp.float64)
+    return np.asarray(jax.nn.relu(x))
+
+
+@each(seed=SEEDS)
+def check_against_jax(kernel, seed):
+    v, out = run(kernel, {"B": 9, "N": 257}, seed)
+    X = v["X"]
+    assert (X < 0).any() and (X > 0).any()      # both sides of the kink in the case
+    Y = _jax(v)
+    _close(out["Y"], Y)
+    assert_judged_like_an_oracle(kernel, out, {"Y": Y})
+
+
+@each(B=[1, 3], N=[1, 7])
+def check_edge_sizes_against_jax(kernel, B, N):
+    v, out = run(kernel, {"B": B, "N": N}, 5)
+    _close(out["Y"], _jax(v))

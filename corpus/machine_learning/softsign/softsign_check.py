@@ -1,0 +1,35 @@
+"""softsign's independent check: jax.nn.soft_sign in float64."""
+
+import numpy as np
+
+from hpcab.refcheck import SEEDS, assert_judged_like_an_oracle, each, jax_numpy, run, verdict
+
+
+def _expected(v):
+    jax, jnp = jax_numpy()
+    x = jnp.asarray(v["X"], dtype=jnp.float64)
+    return np.asarray(jax.nn.soft_sign(x))
+
+
+def _close(kernel, out, Y):
+    # The kernel's own band (precision float32): rtol 1e-4, atol 1e-5 of the largest magnitude.
+    np.testing.assert_allclose(out["Y"], Y, rtol=1e-4, atol=1e-5 * np.max(np.abs(Y)))
+
+
+@each(seed=SEEDS)
+def check_against_jax(kernel, seed):
+    v, out = run(kernel, {"B": 17, "N": 257}, seed)
+    X = v["X"]
+    # Both signs, entries near zero and large ones, where softsign approaches +-1.
+    assert (X > 20.0).any() and (X < -20.0).any() and (np.abs(X) < 0.1).any()
+    Y = _expected(v)
+    _close(kernel, out, Y)
+    assert_judged_like_an_oracle(kernel, out, {"Y": Y})
+
+
+@each(shape=[(1, 1), (1, 7), (13, 1), (3, 5)], seed=[3])
+def check_edge_shapes(kernel, shape, seed):
+    v, out = run(kernel, {"B": shape[0], "N": shape[1]}, seed)
+    Y = _expected(v)
+    _close(kernel, out, Y)
+    assert verdict(kernel, out, {"Y": Y}).correct
