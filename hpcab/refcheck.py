@@ -40,6 +40,17 @@ CHECK_PREFIX = "check_"
 
 # --- what a check file uses ----------------------------------------------------------------
 
+def assert_close(kernel: Kernel, got, expected) -> None:
+    """got within the kernel's own band of expected (its precision's, with the manifest's
+    override): rtol, and atol relative to expected's largest magnitude, as the judge reads
+    them; numpy's assert_allclose, whose message shows where it is not."""
+    from hpcab.check import tolerance_for
+    tol = tolerance_for(kernel)
+    expected = np.asarray(expected)
+    scale = float(np.max(np.abs(expected))) if expected.size else 0.0
+    np.testing.assert_allclose(got, expected, rtol=tol.rtol, atol=tol.atol * scale)
+
+
 def jax_numpy():
     """(jax, jax.numpy) for the machine_learning track's checks, on the CPU with float64
     enabled: a check computes JAX's operator (jax.nn, jax.lax.conv_general_dilated,
