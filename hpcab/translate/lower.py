@@ -148,9 +148,9 @@ def broadcast_shape(node, a: tuple[Expr, ...], b: tuple[Expr, ...]) -> tuple[Exp
 def strided_extent(lo: Expr, hi: Expr, step: int) -> Expr:
     """len(range(lo, hi, step)) for a positive step, as an index expression (ceil((hi - lo) / step);
     a negative value where hi < lo, which a loop runs zero times)."""
-    if step == 1:
-        return S.sub(hi, lo)
     span = S.sub(hi, lo)
+    if step == 1:
+        return span
     c = S.const_value(span)
     if c is not None:
         return S.num(max(0, -(-c // step)))
