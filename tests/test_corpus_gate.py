@@ -58,7 +58,9 @@ LOWER = {"float64": np.float32, "float32": np.float16, "complex128": np.complex6
 # A known gap, stated in docs/threat_model.md: s311_sum's tolerance (5e-4, written for the
 # reduction order of up to 16M float32 terms) also admits float32 sums of inputs rounded to
 # float16 (error ~3e-4); a float16 accumulator fails it by far.
-LOWER_PRECISION_PASSES = {"s311_sum"}
+# Their tolerance admits float16-rounded inputs. hinge_loss: a mean of 2e6 piecewise-linear
+# terms, whose float16 rounding errors average out to ~1e-5, inside float32's band.
+LOWER_PRECISION_PASSES = {"s311_sum", "hinge_loss"}
 
 
 @pytest.mark.parametrize("kernel", [pytest.param(k, marks=pytest.mark.xfail(
