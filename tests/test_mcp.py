@@ -337,9 +337,23 @@ def test_garbage_on_stdin_does_not_end_the_session(tmp_path):
     lines = [json.dumps(init).encode(), b'{"jsonrpc": "2.0", "id": 7, "method": "ping"', b"\xff\xfe not utf-8",
              b"[" * 100_000, json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}).encode(),
              json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode()]
-    out, _ = proc.communicate(b"\n".join(lines) + b"\n", timeout=120)
-    answers = [json.loads(line) for line in out.splitlines() if line.strip()]
-    by_id = {a.get("id"): a for a in answers}
+    by_id: dict = {}
+    reader = threading.Thread(target=_collect_answers, args=(proc.stdout, by_id), daemon=True)
+    reader.start()
+    proc.stdin.write(b"\n".join(lines) + b"\n")
+    proc.stdin.flush()
+    # Like a real client, close stdin only once the answer came: the stdio shutdown abandons
+    # a request still in flight when stdin ends (closing first lost the answer under load).
+    wait_for(lambda: 2 in by_id or proc.poll() is not None, "the answer to tools/list")
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    reader.join(timeout=10)
     assert by_id[1]["result"]["protocolVersion"] == "2025-06-18"
     assert {t["name"] for t in by_id[2]["result"]["tools"]} == TOOLS
-    assert proc.returncode == 0
+
+
+def _collect_answers(stream, by_id: dict) -> None:
+    for line in stream:
+        if line.strip():
+            answer = json.loads(line)
+            by_id[answer.get("id")] = answer
