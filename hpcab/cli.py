@@ -57,6 +57,10 @@ def cmd_show(args, out: Console) -> int:
     from hpcab.check import tolerance_for
     from hpcab.corpus import load_corpus
     k = load_corpus().get(args.kernel)
+    if args.mpi:
+        from hpcab.mpi.abi import show_mpi_abi
+        sys.stdout.write(show_mpi_abi(k, args.abi or "c"))
+        return 0
     if args.abi:
         sys.stdout.write(show_abi(k, args.abi))   # exact text, for copying into a file
         return 0
@@ -135,7 +139,8 @@ def cmd_grade(args, out: Console) -> int:
                     target_seconds=args.target_seconds, sessions=args.sessions, drift=args.drift)
     with out.status("grading…") as status:
         g = grade(kernel, candidate, cases, toolchains, args.flags, policy,
-                  progress=lambda msg: status.update(f"{kernel.name}: {msg}"))
+                  progress=lambda msg: status.update(f"{kernel.name}: {msg}"), ranks=args.ranks,
+                  launcher=args.launcher)
     if db is not None:
         save_grade(db, g)
     doc = grade_document(g)
@@ -967,6 +972,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("kernel")
     s.add_argument("--abi", choices=("c", "cpp", "fortran", "cuda", "python", "pythran"),
                    help="print exactly the prototype to implement")
+    s.add_argument("--mpi", action="store_true",
+                   help="the distributed prototype (c, cpp or fortran) of a kernel with an mpi: block (docs/mpi.md)")
     s.set_defaults(func=cmd_show)
 
     s = sub.add_parser("grade", help="build, check and time a candidate against the NumPy reference")
@@ -977,6 +984,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--preset", default="S", help="S, M or L, or several: S,M (default S)")
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: opt)")
     s.add_argument("--db", help="record the grade in this SQLite judge database")
+    s.add_argument("--ranks", type=int, help="grade a distributed candidate on this many MPI ranks "
+                                             "(a kernel with an mpi: block; docs/mpi.md)")
+    s.add_argument("--launcher", choices=("mpirun", "srun"), default="mpirun",
+                   help="with --ranks: start the ranks with mpirun (sandboxed, this node) or srun "
+                        "(inside a Slurm allocation; default mpirun)")
     _measurement_options(s, "the candidate and NumPy")
     s.add_argument("--json", action="store_true", help="print the grade as JSON")
     s.set_defaults(func=cmd_grade)

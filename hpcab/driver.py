@@ -388,7 +388,7 @@ def measure(job: dict) -> dict:
                     "stderr_tail": "", "verdict": None, "memo": "", "memo_seen_ns": None, "cpu": "",
                     "timer_overhead_ns": None,
                     "cpu_excess_ns": None, "freezer": None, "candidate_ping_ns": None, "timer_overhead_c_ns": None,
-                    "durations": {}}
+                    "durations": {}, "rank_samples_ns": None}
     workdir = Path(tempfile.mkdtemp(prefix="hpcab-drive-"))
     runners: list[Runner] = []
     durations = result["durations"]
@@ -407,15 +407,20 @@ def measure(job: dict) -> dict:
         # The candidate first (it loads while the warm-up set is made), then the judge's own.
         for spec in sorted(job["targets"], key=lambda t: t["trusted"]):
             group = None
-            if not spec["trusted"] or _threaded_baseline(spec, pol):
+            # srun's ranks are Slurm's processes, out of the driver's process tree (hpcab/mpi/ranks.py).
+            srun = spec["kind"] == "mpi" and spec["mpi"]["launcher"] == "srun"
+            if (not spec["trusted"] or _threaded_baseline(spec, pol)) and not srun:
                 group = freezer.open_group(tuple(pol["cpus"]) if pol["cpus"] else None, pol["freezer"])
                 if not spec["trusted"]:
                     result["freezer"] = group.kind
             if spec["trusted"] and warm is None:
                 warm = sets.make(-1)
+            make = Runner
+            if spec["kind"] == "mpi":
+                from hpcab.mpi.ranks import RankGroup as make
             try:
-                r = Runner(spec, kernel, sizes, entries, job, workdir, group,
-                           lambda buf, t=spec["trusted"]: fill(buf, t))
+                r = make(spec, kernel, sizes, entries, job, workdir, group,
+                         lambda buf, t=spec["trusted"]: fill(buf, t))
             except Exception:
                 if group is not None:
                     group.close()
@@ -481,9 +486,11 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             poisons, warm, deadline, result) -> None:
     pol = job["policy"]
     limit = {"deadline": deadline}
-    overhead = {r.name: int((result["timer_overhead_c_ns"] if r.kind == "c" else result["timer_overhead_ns"]) or 0)
-                for r in runners}
-    threads = max(pol["threads"], 1)
+    # A distributed candidate's ranks answer through the same C loop as a C target.
+    overhead = {r.name: int((result["timer_overhead_c_ns"] if r.kind in ("c", "mpi") else result["timer_overhead_ns"])
+                            or 0) for r in runners}
+    threads = max(pol["threads"], 1) * getattr(candidate, "ranks", 1)
+    rank_samples: list[list[int]] = []     # a distributed candidate's: every rank's time of each timed call
     samples = {r.name: [] for r in runners}
     set_of = {r.name: [] for r in runners}
     fresh_of = {r.name: [] for r in runners}
@@ -576,6 +583,8 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             for r in runners:
                 if r.name in times:
                     samples[r.name].append(times[r.name])
+                    if r is candidate and getattr(r, "last_rank_ns", None) is not None:
+                        rank_samples.append([max(ns - overhead[r.name], 1) for ns in r.last_rank_ns])
                     set_of[r.name].append(index)
                     fresh_of[r.name].append(fresh)
         return expected
@@ -644,6 +653,7 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
         pass
     durations["check"] = check_seconds
     result["samples_ns"] = samples
+    result["rank_samples_ns"] = rank_samples or None
     result["sample_sets"] = set_of
     result["fresh"] = fresh_of
     if candidate is not None and cpu_calls:

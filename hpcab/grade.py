@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import math
+import os
 import time
 import uuid
 from pathlib import Path
@@ -29,6 +30,7 @@ from hpcab.environment import fingerprint
 from hpcab.harness import build_harness
 from hpcab.kernel import Kernel
 from hpcab.measure import Speedup, Timing, speedup, summarize
+from hpcab.mpi.distribution import Layout
 from hpcab.run import Policy, RunResult, Target, pinned, run_case, session_policy
 from hpcab.toolchain import Toolchains
 
@@ -73,6 +75,8 @@ class CaseResult:
     durations: dict[str, float] = attrs.field(factory=dict)   # the driver's: startup, generate, check, ...
     # How many of each target's samples each session took, in order (one session: one count).
     session_counts: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
+    # A distributed candidate (hpcab/mpi): each rank's time of each timed call, (calls, ranks).
+    rank_samples_ns: np.ndarray | None = None
 
     @property
     def sessions(self) -> int:
@@ -110,6 +114,8 @@ class Grade:
     durations: dict[str, float] = attrs.field(factory=dict)   # seconds: build, baseline, cases, timed, ...
     compilers: dict[str, str] = attrs.field(factory=dict)     # name → exact version, of what built its code
     compiler_warnings: tuple[str, ...] = ()   # a major version not the one toolchains/ pins
+    # A distributed grade (docs/mpi.md): {"ranks", "launcher", "distribution": {array: "block", ...}}
+    mpi: dict | None = None
 
     @property
     def correct(self) -> bool:
@@ -135,7 +141,7 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
                baseline: PreparedBaseline | None = None, slot: Slot | None = None,
-               machine: "Machine | None" = None, kind: str = "c") -> CaseResult:
+               machine: "Machine | None" = None, kind: str = "c", mpi: dict | None = None) -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, each in a process of its own, timed call by
     call and interleaved by the measuring driver (hpcab/driver.py), which makes the inputs
@@ -145,7 +151,7 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
     with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
         waited = time.monotonic() - waited
         policy = attrs.evolve(policy, cpus=tuple(cpus)) if cpus else policy
-        targets = ([Target(CANDIDATE, kind, library)] if library is not None else []) + [
+        targets = ([Target(CANDIDATE, kind, library, mpi=mpi)] if library is not None else []) + [
             Target(NUMPY, "python", trusted=True)]
         extra = baseline.target if baseline is not None else None
         run, counts = _sessions(kernel, case, targets, extra, harness, policy)
@@ -229,7 +235,9 @@ def _merge(runs: list[RunResult]) -> tuple[RunResult, dict[str, tuple[int, ...]]
         timer_overhead_ns=median("timer_overhead_ns"), timer_overhead_c_ns=median("timer_overhead_c_ns"),
         candidate_ping_ns=median("candidate_ping_ns"), cpu_excess_ns=sum(excess) if excess else None,
         durations=durations, memo=next((r.memo for r in runs if r.memo), ""),
-        memo_seen_ns=next((r.memo_seen_ns for r in runs if r.memo), None))
+        memo_seen_ns=next((r.memo_seen_ns for r in runs if r.memo), None),
+        rank_samples_ns=(np.concatenate(ranked) if (ranked := [r.rank_samples_ns for r in runs
+                                                               if r.rank_samples_ns is not None]) else None))
     return merged, counts
 
 
@@ -262,7 +270,7 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
     common = dict(baseline_error=base_error or None, timer_overhead_ns=run.timer_overhead_ns,
                   freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, candidate_ping_ns=run.candidate_ping_ns,
                   timer_overhead_c_ns=run.timer_overhead_c_ns,
-                  durations=run.durations, session_counts=counts)
+                  durations=run.durations, session_counts=counts, rank_samples_ns=run.rank_samples_ns)
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
         return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""), **common)
@@ -325,11 +333,16 @@ def _machine(toolchains: Toolchains, policy: Policy, kernel: Kernel, slot: Slot 
 def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: Toolchains,
           flagset: str | None = None, policy: Policy = Policy(),
           progress: Callable[[str], None] | None = None, baseline: bool = True,
-          grade_id: str | None = None, slot: Slot | None = None, roofline: bool = True) -> Grade:
+          grade_id: str | None = None, slot: Slot | None = None, roofline: bool = True,
+          ranks: int | None = None, launcher: str = "mpirun") -> Grade:
     """Build, run, check and measure a candidate on every case, next to the NumPy reference
     and (baseline=True) the track's baseline. Never raises for the candidate's faults, nor
     for the baseline's. slot: the judge's measurement slots (default: time on policy.cpus)."""
     say = progress or (lambda _msg: None)
+    if ranks is not None and slot is None and not policy.cpus:
+        # R ranks time on R CPUs (as many as there are: more ranks than CPUs share them)
+        allowed = sorted(os.sched_getaffinity(0))
+        policy = attrs.evolve(policy, cpus=tuple(allowed[-min(len(allowed), ranks * max(policy.threads, 1)):]))
     policy = pinned(policy) if slot is None else policy
     clock = time.monotonic()
     durations: dict[str, float] = {}
@@ -340,6 +353,10 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         durations[name] = durations.get(name, 0.0) + now - clock
         clock = now
 
+    mpi = None
+    if ranks is not None:      # the distributed track (hpcab/mpi): built with the MPI wrapper, run on R ranks
+        from hpcab.mpi.grading import prepare
+        candidate, mpi = prepare(kernel, candidate, ranks, launcher)
     say("building")
     built = build(candidate, toolchains, flagset, sandbox=policy.sandbox,   # the compiler is untrusted too
                   limits=BuildLimits(wall_seconds=policy.build_seconds))
@@ -351,12 +368,16 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
             say(f"preparing the {baseline_name(kernel)} baseline")
             prepared = prepare_baseline(kernel, toolchains)
         harness = build_harness(kernel, toolchains).library
-        machine = _machine(toolchains, policy, kernel, slot) if roofline else None
+        if mpi is not None:
+            from hpcab.mpi.harness import build_harness as build_rank_loop
+            mpi = dict(mpi, harness=str(build_rank_loop(kernel, toolchains).library))
+        # The roofline bounds one process on this machine's slot: R ranks are not bound by it.
+        machine = _machine(toolchains, policy, kernel, slot) if roofline and mpi is None else None
         lap("prepare")
         for case in cases:
             say(f"running {case.describe()}")
             results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine,
-                                      target_kind(candidate.language)))
+                                      "mpi" if mpi else target_kind(candidate.language), mpi))
             if results[-1].status in FATAL:
                 break
         if any(r.flag == "roofline" for r in results):
@@ -395,4 +416,6 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
                  _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds"),
                  kernel.id, candidate, built, status, tuple(results), overall, policy, env,
                  name, over_baseline, "; ".join(errors) or None, prepared.origin if prepared else "", durations,
-                 compilers, tuple(toolchains.version_warnings(compilers)))
+                 compilers, tuple(toolchains.version_warnings(compilers)),
+                 None if mpi is None else {k: mpi[k] for k in ("ranks", "launcher")} | {
+                     "distribution": {a: str(Layout(**d)) for a, d in mpi["distribution"].items()}})

@@ -49,6 +49,8 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "image_digest": g.environment["image_digest"],
         "cases": cases,
     }
+    if g.mpi is not None:           # a distributed grade (docs/mpi.md)
+        doc["mpi"] = dict(g.mpi)
     if agent is not None:
         doc["agent"] = agent
     own = _agent_durations(g) if redact_hidden else g.durations
@@ -140,6 +142,10 @@ def _case_document(c, redact_hidden: bool) -> dict:
         "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns, "freezer": c.freezer,
         "sessions": c.sessions,
     }
+    if c.rank_samples_ns is not None and len(c.rank_samples_ns):
+        # Each rank's median time of the timed calls (the slowest rank's is the call's time).
+        import numpy as np
+        doc["rank_median_ns"] = [float(x) for x in np.median(c.rank_samples_ns, axis=0)]
     if secret:
         # Its label, visibility and status only: an error magnitude, a time or a speedup of a
         # hidden case is a channel the candidate can write into (an error of NI*1e6+NJ*1e3+NK,
@@ -240,6 +246,15 @@ def print_grade(doc: dict, out: Console, recorded_in: str | None = None) -> None
     if doc.get("flagset_overridden"):       # (absent from documents of older judges)
         out.print(f"[yellow]the source overrides the flag set {escape(doc['flagset'])}:[/yellow] "
                   + escape("; ".join(doc["flagset_overridden"])), markup=True, highlight=False)
+    if doc.get("mpi"):
+        m = doc["mpi"]
+        out.print(f"{m['ranks']} MPI ranks under {m['launcher']}; distribution "
+                  + " ".join(f"{a}={d}" for a, d in m["distribution"].items()), highlight=False, soft_wrap=True)
+        for c in doc["cases"]:
+            if c.get("rank_median_ns"):
+                out.print(f"  {escape(c['label'])}: per-rank median " + ", ".join(
+                    f"rank {r} {fmt_time(ns)}" for r, ns in enumerate(c["rank_median_ns"])), highlight=False,
+                    soft_wrap=True)
     for c in doc["cases"]:
         if c["message"]:        # an ok case's message is a note (timed on new sets only), not a failure
             colour = "yellow" if c["status"] == "ok" else "red"

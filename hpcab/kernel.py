@@ -18,6 +18,7 @@ import yaml
 
 from hpcab import expr
 from hpcab.errors import InputError
+from hpcab.mpi.distribution import MpiSpec, check_spec, mpi_spec
 
 TRACKS = ("loop_level_reasoning", "scientific_computing", "machine_learning")
 # The Berkeley dwarfs (Asanovic et al., "The Landscape of Parallel Computing Research", 2006).
@@ -106,6 +107,7 @@ class Kernel:
     scale: str | None
     tags: tuple[str, ...]
     roofline: Roofline | None = None
+    mpi: "MpiSpec | None" = None     # the distributed track's block (hpcab/mpi/distribution.py)
 
     @property
     def corpus_root(self) -> Path:
@@ -221,6 +223,7 @@ def load_kernel(directory: Path, corpus_root: Path, check: bool = True) -> Kerne
         scale=doc.get("scale"),
         tags=tuple(doc.get("tags", ())),
         roofline=Roofline(doc["roofline"]["flops"], doc["roofline"]["bytes"]) if "roofline" in doc else None,
+        mpi=mpi_spec(doc["mpi"]) if "mpi" in doc else None,
     )
     if check:
         _check_semantics(kernel, source)
@@ -294,6 +297,8 @@ def _check_semantics(k: Kernel, source: str) -> None:
     for i, c in enumerate(k.constraints):
         check_expr(c, f"constraints[{i}]")
     check_expr(k.workspace_bytes, "workspace_bytes")
+    if k.mpi is not None:
+        check_spec(k, source)
     if k.roofline is not None:
         check_expr(k.roofline.flops, "roofline.flops")
         check_expr(k.roofline.bytes, "roofline.bytes")

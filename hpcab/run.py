@@ -116,6 +116,8 @@ class Target:
     library: Path | None = None
     optional: bool = False
     trusted: bool = False     # the judge's own code (NumPy, a baseline): not sandboxed, never frozen
+    # kind "mpi" (hpcab/mpi/ranks.py): {"ranks", "launcher", "harness", "distribution": {array: {"kind", "block"}}}
+    mpi: dict | None = None
 
 
 @attrs.frozen
@@ -143,6 +145,7 @@ class RunResult:
     durations: dict[str, float] = attrs.field(factory=dict)
     timer_overhead_c_ns: float | None = None    # the round trip of a trusted C runner (subtracted from C targets)
     memo_seen_ns: float | None = None           # with memo: the candidate's median call on the repeated set
+    rank_samples_ns: np.ndarray | None = None   # a distributed candidate: (timed calls, ranks), each rank's time
 
 
 def _limits():
@@ -196,7 +199,7 @@ def run_case(kernel: Kernel, case: Case, targets: list[Target], harness: Path | 
         "kernel_dir": str(kernel.directory.resolve()), "corpus_root": str(kernel.corpus_root),
         "case": attrs.asdict(case),
         "targets": [{"name": t.name, "kind": t.kind, "library": str(t.library) if t.library else None,
-                     "optional": t.optional, "trusted": t.trusted} for t in targets],
+                     "optional": t.optional, "trusted": t.trusted, "mpi": t.mpi} for t in targets],
         "numpy": next(t.name for t in targets if t.kind == "python"),
         "harness": str(harness) if harness else None,
         "harness_ffi": str(harness_ffi_module()) if harness else None,
@@ -235,7 +238,9 @@ def _drive(job: dict, policy: Policy) -> RunResult:
                      time.monotonic() - started, r["target_errors"], r["failed_target"], r["failed_phase"],
                      r["sample_sets"], r["fresh"], r["verdict"], r["memo"], r["cpu"], r["timer_overhead_ns"],
                      r["cpu_excess_ns"], r["freezer"], r["candidate_ping_ns"], r["durations"],
-                     timer_overhead_c_ns=r["timer_overhead_c_ns"], memo_seen_ns=r["memo_seen_ns"])
+                     timer_overhead_c_ns=r["timer_overhead_c_ns"], memo_seen_ns=r["memo_seen_ns"],
+                     rank_samples_ns=(np.asarray(r["rank_samples_ns"], dtype=np.int64)
+                                      if r.get("rank_samples_ns") else None))
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
