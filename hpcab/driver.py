@@ -706,4 +706,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as hpcab.driver, not __main__: the distributed target (hpcab/mpi/ranks.py) raises
+    # hpcab.driver.Stop, which must be the class measure() catches.
+    from hpcab.driver import main as _main
+    sys.exit(_main())

@@ -201,6 +201,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE grade_cases ADD COLUMN sessions INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE samples ADD COLUMN sessions TEXT;
     """,
+    # 12: distributed grades (docs/mpi.md): the ranks, launcher and declared distribution as
+    # JSON (NULL: one process), and per case every rank's time of every timed call (int64
+    # little-endian, call after call, `ranks` per call).
+    """
+    ALTER TABLE grades ADD COLUMN mpi TEXT;
+    ALTER TABLE grade_cases ADD COLUMN ranks INTEGER;
+    ALTER TABLE grade_cases ADD COLUMN rank_ns BLOB;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -301,6 +309,7 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
         "baseline": grade.baseline, "baseline_origin": grade.baseline_origin or None,
         "baseline_error": grade.baseline_error, **_speedup_cols("speedup_baseline", grade.speedup_baseline),
         "agent": agent, "kind": kind, "image_digest": env["image_digest"],
+        "mpi": json.dumps(grade.mpi) if grade.mpi else None,
     })
     for i, c in enumerate(grade.cases):
         t, ch = c.timing, c.check
@@ -320,6 +329,8 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
             "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns,
             "freezer": c.freezer, "cpu_excess_ns": c.cpu_excess_ns,
             "flag": c.flag, "sessions": c.sessions,
+            "ranks": c.rank_samples_ns.shape[1] if c.rank_samples_ns is not None else None,
+            "rank_ns": _samples_blob(c.rank_samples_ns.reshape(-1)) if c.rank_samples_ns is not None else None,
         })
         for target, samples in c.samples_ns.items():
             counts = c.session_counts.get(target)
@@ -338,8 +349,12 @@ def load_grade(conn: sqlite3.Connection, grade_id: str) -> dict | None:
     grade["flagset_overridden"] = json.loads(grade["flagset_overridden"])
     grade["environment"] = json.loads(conn.execute("SELECT fingerprint FROM environments WHERE id = ?",
                                                    (row["environment_id"],)).fetchone()[0])
+    grade["mpi"] = json.loads(grade["mpi"]) if grade.get("mpi") else None
     grade["cases"] = [dict(c, sizes=json.loads(c["sizes"])) for c in
                       conn.execute("SELECT * FROM grade_cases WHERE grade_id = ? ORDER BY idx", (grade_id,))]
+    for case in grade["cases"]:
+        if case.get("rank_ns") is not None:      # (calls, ranks)
+            case["rank_ns"] = samples_from_blob(case["rank_ns"]).reshape(-1, case["ranks"])
     for case in grade["cases"]:
         rows = conn.execute("SELECT target, ns, sessions FROM samples WHERE grade_id = ? AND case_idx = ?",
                             (grade_id, case["idx"])).fetchall()

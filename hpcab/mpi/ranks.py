@@ -240,8 +240,8 @@ class RankGroup:
             rc = 128 - rc
         during = f" while {phase} target {self.name!r} ({self.ranks} ranks under {self.launcher})"
         if rc is not None and rc < 0:
-            return _stop("crashed", f"the rank launcher was killed by {signal.Signals(-rc).name}{during}", self.name,
-                         phase)
+            # mpirun (and bwrap) exit with 128 + N when a rank was killed by signal N
+            return _stop("crashed", f"a rank ended: killed by {signal.Signals(-rc).name}{during}", self.name, phase)
         return _stop("crashed" if phase == "calling" else "error",
                      f"a rank ended: {self.launcher} exited with status {rc}{during}", self.name, phase)
 
