@@ -20,10 +20,11 @@ missing=()
 # slurm-wlm and munge: the tests start a real Slurm cluster on this machine (tests/slurm_cluster.py;
 # the daemons live in sbin, hence the longer PATH for the check). nix-bin: the tests evaluate the
 # flake's toolchain matrix offline (tests/test_nix.py). chromium and chromium-driver: the HTML
-# report's test loads it in headless Chromium (tests/test_report.py).
+# report's test loads it in headless Chromium (tests/test_report.py). openmpi-bin and
+# libopenmpi-dev: the distributed track's ranks (mpirun) and compiler wrappers (mpicc), docs/mpi.md.
 for pair in gcc:gcc g++:g++ gfortran:gfortran bwrap:bubblewrap setpriv:util-linux prlimit:util-linux \
             slurmctld:slurm-wlm slurmd:slurm-wlm munged:munge nix-instantiate:nix-bin \
-            chromium:chromium chromedriver:chromium-driver; do
+            chromium:chromium chromedriver:chromium-driver mpirun:openmpi-bin mpicc:libopenmpi-dev; do
     PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin" command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)

@@ -240,3 +240,28 @@ def test_the_mpi_grade_runs_under_srun_in_a_slurm_allocation(slurm_cluster_2node
 
 
 from tests.slurm_cluster import slurm_cluster_2nodes  # noqa: E402,F401 (fixture)
+
+
+# ---- exploits (tests/exploits/mpi/README.md) ----------------------------------------------
+
+MPI_EXPLOITS = Path(__file__).resolve().parent / "exploits" / "mpi"
+
+
+@pytest.mark.parametrize("name,kernel,answers", [
+    # Frozen mid-work: wrong tiles; or, on a loaded machine whose freeze lands late, the work
+    # done after the last "done" is CPU time beyond the calls' wall time × ranks.
+    ("early_done", "jacobi_2d", {"incorrect": "max abs error", "implausible": "CPU time beyond"}),
+    ("mutate_replicated", "gemm", {"incorrect": "modified read-only input(s) B"}),
+])
+def test_mpi_exploit(name, kernel, answers, corpus, toolchains, fast_policy):
+    k = corpus.get(kernel)
+    g = grade(k, candidate_from_file(MPI_EXPLOITS / f"{name}.c"), [preset_case(k, "S")], toolchains,
+              policy=_policy(fast_policy), ranks=2, roofline=False)
+    assert g.policy.sandbox == "bubblewrap"
+    assert g.status in answers and answers[g.status] in g.message, (g.status, g.message)
+
+
+def test_every_mpi_exploit_is_in_its_readme():
+    text = (MPI_EXPLOITS / "README.md").read_text()
+    files = sorted(p.name for p in MPI_EXPLOITS.glob("*.c"))
+    assert files and all(f"`{f}`" in text for f in files)

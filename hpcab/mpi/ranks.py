@@ -44,12 +44,10 @@ from hpcab.mpi.distribution import Layout
 LAUNCHERS = ("mpirun", "srun")
 INSIDE = Path("/mpi")             # the ranks' folder, as the sandbox shows it
 POLL_MS = 50                      # how often a wait looks whether the launcher died
-# Open MPI on one node, in a sandbox without network or /sys: shared memory between ranks,
-# no UCX or fabric components, no binding (the cgroup's cpuset is the binding), more ranks
-# than CPUs allowed.
+# Open MPI on one node, in a sandbox without network or /sys: shared memory between ranks
+# (vader: Open MPI 5 calls it sm and keeps this name), no UCX or fabric components.
 OMPI_ENV = {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,vader", "OMPI_MCA_osc": "^ucx",
-            "OMPI_MCA_mca_base_component_show_load_errors": "0", "HWLOC_HIDE_ERRORS": "2",
-            "OMPI_MCA_rmaps_base_oversubscribe": "1", "OMPI_MCA_hwloc_base_binding_policy": "none"}
+            "OMPI_MCA_mca_base_component_show_load_errors": "0", "HWLOC_HIDE_ERRORS": "2"}
 
 
 class _Stop(Exception):
@@ -63,7 +61,8 @@ def _stop(status: str, message: str, name: str, phase: str):
 
 def launch_argv(launcher: str, ranks: int) -> list[str]:
     if launcher == "mpirun":
-        return ["mpirun", "-np", str(ranks)]
+        # No binding (the cgroup's cpuset is the binding); more ranks than CPUs allowed.
+        return ["mpirun", "-np", str(ranks), "--oversubscribe", "--bind-to", "none"]
     return ["srun", f"--ntasks={ranks}", "--mpi=pmix", "--kill-on-bad-exit=1", "--quiet"]
 
 
@@ -142,7 +141,10 @@ class RankGroup:
         where = INSIDE if sandboxed else self.dir
         (self.dir / "job.json").write_text(json.dumps({"dir": str(where), "harness": mpi["harness"],
                                                        "library": spec["library"], "symbol": kernel.name}))
-        env = dict(_runner_env(job, sandboxed, False), **OMPI_ENV)
+        # Open MPI's shared-memory segments in the ranks' folder too: removed with it, even
+        # after ranks killed before MPI_Finalize could remove them (outside a sandbox, whose
+        # /dev/shm is its own, they would stay in the machine's).
+        env = dict(_runner_env(job, sandboxed, False), **OMPI_ENV, OMPI_MCA_btl_vader_backing_directory=str(where))
         argv = launch_argv(self.launcher, R) + [sys.executable, "-m", "hpcab.mpi.rank", str(where / "job.json")]
         if self.launcher == "srun":
             env.update({k: v for k, v in os.environ.items() if k.startswith(("SLURM_", "PMIX_"))})
