@@ -1,5 +1,5 @@
-"""all_figures: the five figures of an observations table at once (speedup_summary,
-speedup_vs_spend, tokens_per_task, kernel_speedups, correctness_by_track).
+"""all_figures: the six figures of an observations table at once (speedup_summary,
+speedup_vs_spend, tokens_per_task, kernel_speedups, correctness_by_track, scaling).
 
     python analysis/all_figures.py --obs data/observations.parquet --out figures/
 

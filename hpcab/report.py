@@ -1,7 +1,7 @@
 """``hpcab report``: a static HTML report of judge databases and run folders.
 
 The sources are extracted into the observations table (hpcab.experiments.extract); the
-report folder gets the five figures (NAME.png shown in the page, NAME.pdf and NAME.csv
+report folder gets the six figures (NAME.png shown in the page, NAME.pdf and NAME.csv
 beside it), the table itself (observations.csv) and index.html: one page, inline CSS, no
 script, that opens offline. The images are referenced relatively, so the folder is the unit
 to copy. Every string that comes from a database is escaped: labels, kernel names, agents
@@ -40,6 +40,9 @@ CAPTIONS = {
                        "marks an arm without a correct answer on that kernel.",
     "correctness_by_track": "Share of tasks per track and arm that are correct, incorrect, implausible and "
                             "not yet reviewed, or without a (graded) submission; the count in each segment.",
+    "scaling": "Strong scaling of the distributed track (docs/mpi.md): per kernel with a distributed grade, the "
+               "speedup over the track's single-process baseline against the MPI ranks (log₂ both ways), the best "
+               "correct grade at each rank count with its 95% CI; the dotted line is ideal scaling.",
 }
 
 CSS = """

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hpcab.analysis.figures import FIGURES
 from tests.conftest import CANDIDATES, EXAMPLES, ROOT
 
 SCRIPT_LABEL = "<script>alert(1)</script>"
@@ -105,7 +106,7 @@ def test_report_reads_an_agent_out_folder(tmp_path):
     (out / "agent.jsonl").write_text("")
     res = hpcab("report", "--db", str(out), "--out", str(tmp_path / "r"))
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "1 observation(s), 5 figure(s)" in res.stdout
+    assert f"1 observation(s), {len(FIGURES)} figure(s)" in res.stdout
     # the agent's wall time is its cost in the speed-vs-spend figure's data
     spend = (tmp_path / "r" / "speedup_vs_spend.csv").read_text().splitlines()
     assert len(spend) == 2 and spend[1].endswith(",agent_wall_seconds,6.5")
@@ -131,7 +132,7 @@ def test_report_opens_in_chromium(runs, driver, tmp_path):
     # every image loaded
     images = driver.execute_script(
         "return Array.from(document.images).map(i => [i.getAttribute('src'), i.complete, i.naturalWidth]);")
-    assert len(images) == 5
+    assert len(images) == len(FIGURES)
     assert all(complete and width > 0 for _, complete, width in images), images
     # no script ran or was injected: the label is text
     assert driver.execute_script("return document.getElementsByTagName('script').length") == 0

@@ -28,7 +28,8 @@ from hpcab.measure import NO_DIFFERENCE
 
 TASK_KEY = ["experiment", "run", "arm", "leg", "agent", "kernel"]
 NO_TRACK = "(no track)"
-FIGURES = ("speedup_summary", "speedup_vs_spend", "tokens_per_task", "kernel_speedups", "correctness_by_track")
+FIGURES = ("speedup_summary", "speedup_vs_spend", "tokens_per_task", "kernel_speedups", "correctness_by_track",
+           "scaling")
 LIGHT = 0.3                     # fill opacity of a speedup with no measurable difference
 NO_DIFFERENCE_LABEL = "no measurable difference (95% CI includes 1×)"
 
@@ -653,6 +654,44 @@ def correctness_by_track(table: pl.DataFrame) -> tuple:
 def _percent_formatter():
     from matplotlib.ticker import PercentFormatter
     return PercentFormatter(xmax=1.0, decimals=0)
+
+
+def scaling(table: pl.DataFrame) -> tuple:
+    """Strong scaling (docs/mpi.md): per kernel with a distributed grade, the speedup over the
+    track's single-process baseline against the ranks it ran on (log2 both ways), the best
+    correct grade at each rank count with its 95% CI; single-process grades at 1 rank. The
+    dotted line is ideal scaling from 1× at 1 rank."""
+    cols = ["kernel", "kernel_name", "ranks", "speedup", "speedup_low", "speedup_high"]
+    if not set(cols + ["correct"]) <= set(table.columns):        # a table from before the ranks column
+        table = pl.DataFrame(schema={c: OBS_DTYPES[c] for c in cols + ["correct"]})
+    rows = table.filter(pl.col("correct") & pl.col("speedup").is_not_null() & pl.col("ranks").is_not_null())
+    distributed = rows.filter(pl.col("ranks") > 1).get_column("kernel").unique()
+    data = (rows.filter(pl.col("kernel").is_in(distributed))
+            .sort("speedup", descending=True)
+            .unique(subset=["kernel", "ranks"], keep="first")
+            .select(cols)
+            .sort(["kernel_name", "ranks"]))
+    fig = style.figure(height=3.4, width=5.2)
+    ax = fig.add_subplot()
+    if data.height == 0:
+        empty_note(ax, "no distributed grades")
+        return fig, data
+    colours = style.arm_colours(data.get_column("kernel_name").unique(maintain_order=True).to_list())
+    for name in data.get_column("kernel_name").unique(maintain_order=True).to_list():
+        part = data.filter(pl.col("kernel_name") == name)
+        r, sp = part.get_column("ranks").to_list(), part.get_column("speedup").to_list()
+        lo, hi = part.get_column("speedup_low").to_list(), part.get_column("speedup_high").to_list()
+        err = [[max(s - (l if _positive(l) else s), 0) for s, l in zip(sp, lo)],
+               [max((h if _positive(h) else s) - s, 0) for s, h in zip(sp, hi)]]
+        ax.errorbar(r, sp, yerr=err, marker="o", ms=4, lw=1.2, capsize=2, color=colours[name], label=name)
+    top = max(data.get_column("ranks").to_list())
+    ax.plot([1, top], [1, top], ls=":", color="#888888", lw=1, label="ideal (from 1× at 1 rank)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("MPI ranks")
+    ax.set_ylabel("speedup over the track's baseline")
+    ax.legend(fontsize="small", ncol=legend_columns(data.get_column("kernel_name").unique().to_list(), 5.2))
+    return fig, data
 
 
 def draw(name: str, table: pl.DataFrame) -> tuple:

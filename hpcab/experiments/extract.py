@@ -30,7 +30,7 @@ SCHEMA: dict[str, pl.DataType] = {
     "leg": pl.Int64, "judge_rank": pl.Int64, "db": pl.String, "agent": pl.String,
     "kernel": pl.String, "kernel_name": pl.String, "track": pl.String, "dwarf": pl.String, "level": pl.Int64,
     "submission_id": pl.String, "received_at": pl.String, "state": pl.String, "grade_id": pl.String,
-    "language": pl.String, "compiler": pl.String, "flagset": pl.String, "label": pl.String,
+    "language": pl.String, "compiler": pl.String, "flagset": pl.String, "label": pl.String, "ranks": pl.Int64,
     "status": pl.String, "correct": pl.Boolean, "review": pl.String, "baseline": pl.String,
     "speedup": pl.Float64, "speedup_low": pl.Float64, "speedup_high": pl.Float64, "verdict": pl.String,
     "speedup_numpy": pl.Float64, "speedup_numpy_low": pl.Float64, "speedup_numpy_high": pl.Float64,
@@ -52,7 +52,7 @@ _RAW: dict[str, pl.DataType] = {
     "speedup_high": pl.Float64, "speedup_numpy": pl.Float64, "speedup_numpy_low": pl.Float64,
     "speedup_numpy_high": pl.Float64, "model_calls": pl.Int64, "prompt_tokens": pl.Int64,
     "completion_tokens": pl.Int64, "cached_tokens": pl.Int64, "agent_wall_seconds": pl.Float64,
-    "image_digest": pl.String, "environment_id": pl.String,
+    "image_digest": pl.String, "environment_id": pl.String, "ranks": pl.Int64,
 }
 # What read_database returns: the query's columns, the environment's, and the database.
 _FRAME: dict[str, pl.DataType] = {**_RAW, "cpu_model": pl.String, "hpcab_version": pl.String, "db": pl.String}
@@ -367,6 +367,9 @@ def _query(conn: sqlite3.Connection) -> tuple[str, bool]:
     grade_cols = (f"g.status, g.correct, {review}, {gcol('baseline')}, {gcol('speedup_baseline')}, "
                   f"{gcol('speedup_baseline_low')}, {gcol('speedup_baseline_high')}, g.speedup_numpy, "
                   f"g.speedup_numpy_low, g.speedup_numpy_high")
+    # A distributed grade's ranks (schema 12, docs/mpi.md); one process otherwise.
+    ranks = (f"CASE WHEN g.id IS NULL THEN NULL ELSE COALESCE(json_extract(g.mpi, '$.ranks'), 1) END"
+             if "mpi" in g else "CASE WHEN g.id IS NULL THEN NULL ELSE 1 END")
     has_submissions = ("submissions" in tables
                        and conn.execute("SELECT 1 FROM submissions LIMIT 1").fetchone() is not None)
     if has_submissions:
@@ -379,14 +382,14 @@ def _query(conn: sqlite3.Connection) -> tuple[str, bool]:
                f"COALESCE(g.compiler, s.compiler), COALESCE(g.flagset, s.flagset), COALESCE(g.label, s.label), "
                f"s.state, s.grade_id, {grade_cols}, {scol('model_calls', '0')}, {scol('prompt_tokens', '0')}, "
                f"{scol('completion_tokens', '0')}, {scol('cached_tokens', '0')}, {scol('agent_wall_seconds')}, "
-               f"{gcol('image_digest')}, g.environment_id "
+               f"{gcol('image_digest')}, g.environment_id, {ranks} "
                f"FROM submissions s LEFT JOIN grades g ON g.id = s.grade_id {review_join}")
         return sql, False
     # Only local grades (hpcab grade --db): each grade is one observation of agent 'local'
     # (or the agent the grade names), its own submission.
     sql = (f"SELECT g.id, COALESCE({gcol('agent')}, 'local'), REPLACE(g.created_at, '+00:00', 'Z'), NULL, "
            f"g.kernel, g.language, g.compiler, g.flagset, g.label, 'graded', g.id, {grade_cols}, 0, 0, 0, 0, NULL, "
-           f"{gcol('image_digest')}, g.environment_id FROM grades g {review_join}")
+           f"{gcol('image_digest')}, g.environment_id, {ranks} FROM grades g {review_join}")
     return sql, True
 
 
