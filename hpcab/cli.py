@@ -30,7 +30,9 @@ def cmd_list(args, out: Console) -> int:
     corpus = load_corpus()
     kernels = corpus.select(args.kernels, skip_broken=True)
     broken = corpus.broken_in(args.kernels)
-    table = Table(title=f"{len(kernels)} kernel(s)")
+    if args.mpi:             # the distributed track: kernels with an mpi: block (docs/mpi.md)
+        kernels = tuple(k for k in kernels if k.mpi is not None)
+    table = Table(title=f"{len(kernels)} kernel(s)" + (" in the distributed track" if args.mpi else ""))
     for col in ("kernel", "track", "dwarf / category", "level", "dtypes", "description"):
         table.add_column(col, overflow="fold")
     for k in kernels:
@@ -966,6 +968,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("list", help="list the corpus's kernels")
     s.add_argument("--kernels", help="selector: names, tracks, dwarfs, levels (e.g. gemm,structured_grids,L2)")
+    s.add_argument("--mpi", action="store_true", help="only the distributed track's kernels (an mpi: block; docs/mpi.md)")
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("show", help="describe a kernel, or print its ABI for a language")

@@ -265,3 +265,12 @@ def test_every_mpi_exploit_is_in_its_readme():
     text = (MPI_EXPLOITS / "README.md").read_text()
     files = sorted(p.name for p in MPI_EXPLOITS.glob("*.c"))
     assert files and all(f"`{f}`" in text for f in files)
+
+
+def test_list_mpi_shows_the_track(corpus):
+    out = subprocess.run([sys.executable, "-m", "hpcab", "list", "--mpi"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60, env=dict(os.environ, COLUMNS="200"))
+    assert out.returncode == 0
+    names = {k.name for k in _mpi_kernels(corpus)}
+    assert f"{len(names)} kernel(s) in the distributed track" in out.stdout
+    assert all(f" {n} " in out.stdout for n in names) and " softmax " not in out.stdout
