@@ -489,7 +489,10 @@ def cmd_serve(args, out: Console) -> int:
                          target_seconds=args.target_seconds, timeout_seconds=args.timeout,
                          sessions=args.sessions, drift=args.drift, build_seconds=args.build_timeout,
                          secret_file=Path(args.secret_file) if args.secret_file else None,
-                         sandbox="none" if args.unsandboxed else "bubblewrap")
+                         sandbox="none" if args.unsandboxed else "bubblewrap",
+                         mpi_ranks=args.mpi_ranks, mpi_launcher=args.mpi_launcher)
+    if not 0 <= args.mpi_ranks <= 64:
+        raise InputError("--mpi-ranks", str(args.mpi_ranks), "expected 0 (no distributed grades) to 64")
     configure_logging(Path(args.log) if args.log else None)
     if args.unsandboxed:
         Console(stderr=True).print("[bold yellow]warning:[/bold yellow] --unsandboxed: candidates compile and run "
@@ -1076,6 +1079,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="wall-clock limit of a candidate's compile, seconds (default 60): past it the compiler's "
                         "processes are killed and the grade is a build error")
     s.add_argument("--secret-file", help="the judge's secret for hidden cases (default: DB.secret, made on first start)")
+    s.add_argument("--mpi-ranks", type=int, default=0, metavar="R",
+                   help="grade submissions built with an MPI compiler (mpicc, mpicxx, mpifort) on R ranks, for "
+                        "kernels with an mpi: block (docs/mpi.md); give the slots R CPUs (--slot). Default 0: none")
+    s.add_argument("--mpi-launcher", choices=("mpirun", "srun"), default="mpirun",
+                   help="what starts the ranks: mpirun (sandboxed, this node) or srun (inside a Slurm allocation)")
     s.add_argument("--max-body", type=int, default=8 << 20, help="largest request body in bytes (default 8 MiB)")
     s.add_argument("--max-connections", type=int, default=0,
                    help="open connections at most; beyond, the one that waited longest for a request is closed "

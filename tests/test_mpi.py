@@ -274,3 +274,33 @@ def test_list_mpi_shows_the_track(corpus):
     names = {k.name for k in _mpi_kernels(corpus)}
     assert f"{len(names)} kernel(s) in the distributed track" in out.stdout
     assert all(f" {n} " in out.stdout for n in names) and " softmax " not in out.stdout
+
+
+# ---- the judge -----------------------------------------------------------------------------
+
+def test_a_judge_grades_a_submission_built_with_mpicc_on_its_ranks(start_judge, tmp_path):
+    """hpcab serve --mpi-ranks 2: GET /task shows the distributed prototype; a submission
+    built with mpicc is graded on 2 ranks (public and hidden cases), and one a judge cannot
+    grade so is a 400 naming the field."""
+    from hpcab.client import JudgeError
+    judge = start_judge("--kernels", "jacobi_2d,gemm,softmax", "--mpi-ranks", "2", "--slot", "0,1",
+                        "--target-seconds", "0.1", "--sessions", "1")
+    client = judge.client()
+    task = client.task("jacobi_2d")
+    assert task["mpi"]["ranks"] == 2 and task["mpi"]["compiler"] == "mpicc"
+    assert "MPI_Fint comm" in task["mpi"]["prototype"] and task["mpi"]["split"]["A"]["axis"] == 0
+    assert client.task("softmax")["mpi"] is None
+    source = JACOBI.read_text()
+    doc = client.submit("jacobi_2d", source, "c", compiler="mpicc", label="jacobi_2d_mpi.c")
+    assert doc["correct"], doc["message"]
+    assert doc["mpi"] == {"ranks": 2, "launcher": "mpirun", "distribution": {"A": "block", "B": "block"}}
+    public = [c for c in doc["cases"] if c["visibility"] == "public"]
+    hidden = [c for c in doc["cases"] if c["visibility"] == "hidden"]
+    assert len(public[0]["rank_median_ns"]) == 2 and hidden and all(c["rank_median_ns"] is None for c in hidden)
+    with pytest.raises(JudgeError) as err:
+        client.score("softmax", "void softmax(void) {}", "c", compiler="mpicc")
+    assert err.value.status == 400 and "not in the distributed track" in err.value.message
+    plain = start_judge("--kernels", "jacobi_2d", "--sessions", "1", db=tmp_path / "plain.db")
+    with pytest.raises(JudgeError) as err:
+        plain.client().score("jacobi_2d", source, "c", compiler="mpicc")
+    assert err.value.status == 400 and "--mpi-ranks" in err.value.message

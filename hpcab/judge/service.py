@@ -42,6 +42,7 @@ from hpcab.judge.cases import hidden_cases, load_secret, public_cases
 from hpcab.judge.slots import Slots, default_lock_dir, parse_slots
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
+from hpcab.mpi.harness import COMPILER as MPI_COMPILERS
 from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
                           count_submissions, finish_score, finish_submission, forget_score,
                           forget_unfinished_scores, log_score, pending_submissions, requeue_submissions,
@@ -96,6 +97,11 @@ class JudgeConfig:
     # Candidates compile and run in the bubblewrap sandbox (hpcab.sandbox); "none" only when
     # asked for (hpcab serve --unsandboxed), and then every grade's policy records it.
     sandbox: str = "bubblewrap"
+    # The distributed track (docs/mpi.md): a submission built with an MPI compiler wrapper
+    # (mpicc, mpicxx, mpifort) is graded on this many ranks, started by this launcher; 0
+    # refuses such submissions (hpcab serve --mpi-ranks, --mpi-launcher).
+    mpi_ranks: int = 0
+    mpi_launcher: str = "mpirun"
 
 
 def check_presets(kernels, presets) -> None:
@@ -295,12 +301,32 @@ class Judge:
             "languages": [lang for lang in TASK_LANGUAGES if self._has_compiler(lang)],
             "flagsets": flagsets, "default_flagset": self.toolchains.default_flagset,
             "budget": self._budget(agent),
+            "mpi": self._task_mpi(k, language),
             "goal": (f"Implement {k.name} with exactly this {language} prototype, computing what the NumPy "
                      f"reference computes. POST /score grades it on the public cases; POST /submit (final) "
                      f"grades it on the public and {hidden} hidden case(s). It must be correct on every case "
                      f"(outputs written in place; inputs left unchanged), and it is scored by its speedup over "
                      f"the {base} baseline, timed interleaved with it on {self.config.threads} thread(s)."),
         }
+
+    def _task_mpi(self, k: Kernel, language: str) -> dict | None:
+        """How to submit a distributed implementation, where this judge grades them."""
+        if k.mpi is None or not self.config.mpi_ranks or language not in MPI_COMPILERS:
+            return None
+        from hpcab.mpi.abi import show_mpi_abi
+        return {"ranks": self.config.mpi_ranks, "launcher": self.config.mpi_launcher,
+                "compiler": MPI_COMPILERS[language], "prototype": show_mpi_abi(k, language),
+                "split": {s.array: {"axis": s.axis, "distributions": list(s.allowed), "default": s.default}
+                          for s in k.mpi.split},
+                "how": (f"Submit with compiler {MPI_COMPILERS[language]!r} and this prototype: the candidate is then "
+                        f"graded on {self.config.mpi_ranks} MPI ranks, the slowest rank's time counted, against the "
+                        f"same single-process baseline (docs/mpi.md).")}
+
+    def _mpi(self, candidate: Candidate) -> dict:
+        """A candidate built with an MPI wrapper is graded on the judge's ranks (docs/mpi.md)."""
+        if candidate.compiler in MPI_COMPILERS.values() and self.config.mpi_ranks:
+            return {"ranks": self.config.mpi_ranks, "launcher": self.config.mpi_launcher}
+        return {}
 
     def _has_compiler(self, language: str) -> bool:
         try:
@@ -379,6 +405,13 @@ class Judge:
             raise ApiError(400, exc.message, field="compiler" if compiler else "language") from None
         if c.language != language:
             raise ApiError(400, f"compiler {compiler!r} compiles {c.language}, not {language}", field="compiler")
+        if c.name in MPI_COMPILERS.values():
+            if not self.config.mpi_ranks:
+                raise ApiError(400, f"compiler {c.name!r} builds a distributed (MPI) candidate, and this judge "
+                                    f"grades none (it was started without --mpi-ranks)", field="compiler")
+            if k.mpi is None:
+                raise ApiError(400, f"{k.name} is not in the distributed track (no mpi: block); compiler {c.name!r} "
+                                    f"builds distributed candidates only", field="compiler")
         flagset = body.get("flagset")
         if flagset is not None and (flagset in NOT_FOR_SUBMISSIONS or flagset not in self.toolchains.flagsets):
             allowed = sorted(set(self.toolchains.flagsets) - NOT_FOR_SUBMISSIONS)
@@ -463,7 +496,7 @@ class Judge:
             if not log_score(self.db(), score_id, agent.name, k.id, agent.scores, self.config.rank):
                 raise ApiError(403, f"agent {agent.name!r} has spent its score budget ({agent.scores})")
             job = worker.GradeJob(k.id, candidate, flagset, tuple(public_cases(k, self.config.presets)),
-                                  self.policy, score_id, self.slots)
+                                  self.policy, score_id, self.slots, **self._mpi(candidate))
             try:
                 g = self._run(worker.run_grade, job)
             except Exception as exc:
@@ -568,8 +601,9 @@ class Judge:
                 k = self.kernels[row["kernel"]]
                 cases = tuple(public_cases(k, self.config.presets)
                               + hidden_cases(k, self.config.hidden_presets, self.secret))
-                job = worker.GradeJob(k.id, Candidate(row["source"], row["language"], row["compiler"], row["label"]),
-                                      row["flagset"], cases, self.policy, row["id"], self.slots)
+                candidate = Candidate(row["source"], row["language"], row["compiler"], row["label"])
+                job = worker.GradeJob(k.id, candidate, row["flagset"], cases, self.policy, row["id"], self.slots,
+                                      **self._mpi(candidate))
                 # 'grading' and the attempt are recorded when a worker takes it, not while it
                 # waits for one: a judge that dies meanwhile has not tried it.
                 g = self._run(worker.run_grade, job, on_start=start)

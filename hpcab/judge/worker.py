@@ -38,6 +38,8 @@ class GradeJob:
     grade_id: str
     slots: Slots
     baseline: bool = True
+    ranks: int | None = None          # a distributed candidate's MPI ranks (docs/mpi.md)
+    launcher: str = "mpirun"
 
 
 @attrs.frozen
@@ -81,7 +83,8 @@ def warm() -> int:
 def run_grade(job: GradeJob) -> Grade:
     kernel = _corpus().get(job.kernel_id)
     return grade(kernel, job.candidate, list(job.cases), _toolchains(), job.flagset, job.policy,
-                 baseline=job.baseline, grade_id=job.grade_id, slot=job.slots.acquire)
+                 baseline=job.baseline, grade_id=job.grade_id, slot=job.slots.acquire, ranks=job.ranks,
+                 launcher=job.launcher)
 
 
 def run_baseline(job: BaselineJob) -> dict:
