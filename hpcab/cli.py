@@ -476,7 +476,10 @@ def cmd_serve(args, out: Console) -> int:
     from hpcab.judge.slots import parse_slots
 
     try:
-        slots = parse_slots(args.slot, args.threads)
+        # A judge grading on R ranks times, by default, in a slot of R CPUs (as many as there
+        # are: more ranks share them; docs/mpi.md).
+        width = max(args.threads, min(args.mpi_ranks, len(os.sched_getaffinity(0))))
+        slots = parse_slots(args.slot, args.threads if args.slot else width)
     except ValueError as exc:
         raise HpcabError(str(exc)) from None
     if not args.build_timeout > 0:

@@ -304,3 +304,55 @@ def test_a_judge_grades_a_submission_built_with_mpicc_on_its_ranks(start_judge, 
     with pytest.raises(JudgeError) as err:
         plain.client().score("jacobi_2d", source, "c", compiler="mpicc")
     assert err.value.status == 400 and "--mpi-ranks" in err.value.message
+
+
+def test_an_arm_asks_for_distributed_grading_and_its_judge_uses_srun_on_slurm(slurm_cluster_2nodes, tmp_path):
+    """An arm whose judge role has mpi: {ranks: 2, launcher: srun}, on the tests' Slurm
+    cluster: the judge's job gets 2 CPUs, its grades start 2 ranks with srun inside it, and
+    the replay agent's submission (built with mpicc) is graded on them."""
+    import yaml
+    from tests.test_launch import roles, the_run
+    from tests.test_launch_slurm import launch
+    cluster = slurm_cluster_2nodes
+    folder = tmp_path / "sources"
+    folder.mkdir()
+    (folder / "jacobi_2d_mpi.c").write_text(JACOBI.read_text())
+    (folder / "index.json").write_text(json.dumps({"submissions": [
+        {"kernel": "jacobi_2d", "file": "jacobi_2d_mpi.c", "compiler": "mpicc"}]}))
+    arm = {"experiment": "mpi-slurm", "output": str(tmp_path / "runs"),
+           "executor": {"kind": "slurm", "partition": cluster.partition, "nodes": 1, "tasks_per_node": 2,
+                        "time_minutes": 10, "cpus_per_task": 1, "mem_gb": 0.5},
+           "roles": {"judge": {"count": 1, "mpi": {"ranks": 2, "launcher": "srun"},
+                               "args": ["--workers", "1", "--target-seconds", "0.05", "--sessions", "1"]},
+                     "agent": {"count": 1}},
+           "optimizer": "replay", "options": {"dir": str(folder)}, "kernels": "jacobi_2d",
+           "rendezvous_timeout_s": 120}
+    path = tmp_path / "arm.yaml"
+    path.write_text(yaml.safe_dump(arm))
+    proc = launch(path, cluster, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr + cluster.log_tail()
+    run = the_run(tmp_path)
+    assert roles(run)["_state"] == "succeeded"
+    db = connect(run / "judge-0.db")
+    (gid,) = db.execute("SELECT grade_id FROM submissions WHERE state = 'graded'").fetchone()
+    g = load_grade(db, gid)
+    assert g["correct"] and g["mpi"]["launcher"] == "srun" and g["mpi"]["ranks"] == 2, g["message"]
+    assert g["cases"][0]["rank_ns"].shape[1] == 2
+
+
+def test_an_arm_refuses_an_mpi_block_it_cannot_honour(tmp_path):
+    import yaml
+    from hpcab.launch.arm import load_arm
+    base = {"experiment": "x", "executor": {"kind": "local"}, "optimizer": "replay", "kernels": "jacobi_2d",
+            "roles": {"judge": {"count": 1, "mpi": {"ranks": 2}}, "agent": {"count": 1}}}
+    for change, field, words in [
+            (lambda a: a["roles"]["judge"]["mpi"].update(nodes=2), "roles.judge.mpi.nodes", "node-local"),
+            (lambda a: a["roles"]["judge"]["mpi"].update(launcher="srun"), "roles.judge.mpi.launcher", "Slurm"),
+            (lambda a: a["roles"]["agent"].update(mpi={"ranks": 2}), "roles.agent.mpi", "only the judge")]:
+        arm = json.loads(json.dumps(base))
+        change(arm)
+        path = tmp_path / "arm.yaml"
+        path.write_text(yaml.safe_dump(arm))
+        with pytest.raises(InputError) as err:
+            load_arm(path)
+        assert err.value.field == field and words in str(err.value)

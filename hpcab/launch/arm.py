@@ -25,6 +25,7 @@ class Role:
     args: tuple[str, ...] = ()
     image: str | None = None
     gpus: int = 0
+    mpi: dict | None = None          # judge only: {"ranks", "nodes", "launcher"} (docs/mpi.md)
 
 
 @attrs.frozen
@@ -89,7 +90,9 @@ def load_arm(path: Path | str) -> Arm:
                         ex.get("tasks_per_node"), ex.get("cpus_per_task", 1), ex.get("mem_gb"),
                         ex.get("gpus_per_node", 0), dict(ex.get("sbatch", {})))
     roles = {name: Role(name, spec["count"], tuple(spec.get("command", ())), tuple(spec.get("args", ())),
-                        spec.get("image"), spec.get("gpus", 0))
+                        spec.get("image"), spec.get("gpus", 0),
+                        {"ranks": spec["mpi"]["ranks"], "nodes": spec["mpi"].get("nodes", 1),
+                         "launcher": spec["mpi"].get("launcher", "mpirun")} if "mpi" in spec else None)
              for name, spec in data["roles"].items()}
     arm = Arm(path, data["experiment"], Path(data.get("output", "runs")), executor, roles, data["optimizer"],
               dict(data.get("options", {})), data["kernels"], tuple(data.get("legs") or (data["kernels"],)),
@@ -128,6 +131,18 @@ def check_arm(arm: Arm) -> None:
                          f"the roles need {arm.instances} tasks (judge {arm.role('judge').count} + inference "
                          f"{inference.count} + agent {arm.role('agent').count}) but the arm asks for {ex.nodes} "
                          f"node(s) x {ex.tasks_per_node} task(s) = {tasks}")
+    for name, role in arm.roles.items():
+        if role.mpi is None:
+            continue
+        if name != "judge":
+            raise InputError(src, f"roles.{name}.mpi", "only the judge grades distributed submissions")
+        if role.mpi["nodes"] != 1:
+            raise InputError(src, "roles.judge.mpi.nodes", f"{role.mpi['nodes']}: the ranks of a grade run on the "
+                                                           "judge's node (its pipes and buffers are node-local); "
+                                                           "expected 1")
+        if role.mpi["launcher"] == "srun" and ex.kind != "slurm":
+            raise InputError(src, "roles.judge.mpi.launcher", "srun starts ranks inside a Slurm allocation: use "
+                                                              "mpirun with the local executor")
     gpus = sum(r.count * r.gpus for r in arm.roles.values())
     if gpus > ex.nodes * ex.gpus_per_node:
         raise InputError(src, "executor.gpus_per_node",

@@ -125,10 +125,13 @@ def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0, images: dict | No
         return Instance(str(here), role, index, tuple(argv), (judges, inference), arm.rendezvous_timeout_s, bind,
                         leg)
 
+    mpi = arm.role("judge").mpi
+    distributed = ["--mpi-ranks", str(mpi["ranks"]), "--mpi-launcher", mpi["launcher"]] if mpi else []
     for r in range(judges):
         out.append(make("judge", r, py + ["serve", "--db", str(run / f"judge-{r}.db"), "--rank", str(r),
                                           "--host", bind, "--port", "{port}", "--kernels", ",".join(arm.legs),
-                                          "--tokens", str(tokens), "--log", str(here / "logs" / f"judge-{r}.log")]))
+                                          "--tokens", str(tokens), "--log", str(here / "logs" / f"judge-{r}.log")]
+                        + distributed))
     for i in range(inference):
         out.append(make("inference", i, []))
     # Each kernel is one task of the leg: worker w takes kernels w, w + A, w + 2A, ...
@@ -254,6 +257,9 @@ def _submit(arm: Arm, run: Path, tokens: Path, executor, leg: int, after: list |
             gpus = arm.role(inst.role).gpus
             if gpus:
                 params["gpus_per_node"] = gpus
+            # A judge grading on R ranks gets a CPU per rank (the parameters stay set: reset for the others).
+            mpi = arm.role(inst.role).mpi
+            params["cpus_per_task"] = max(arm.executor.cpus_per_task, mpi["ranks"] if mpi else 0)
             executor.update_parameters(**params)
         job = executor.submit(run_instance, inst)
         jobs.append((inst, job))

@@ -63,7 +63,9 @@ def launch_argv(launcher: str, ranks: int) -> list[str]:
     if launcher == "mpirun":
         # No binding (the cgroup's cpuset is the binding); more ranks than CPUs allowed.
         return ["mpirun", "-np", str(ranks), "--oversubscribe", "--bind-to", "none"]
-    return ["srun", f"--ntasks={ranks}", "--mpi=pmix", "--kill-on-bad-exit=1", "--quiet"]
+    # --overlap: the judge itself runs in a step of the allocation (submitit's), whose CPUs
+    # the ranks share.
+    return ["srun", f"--ntasks={ranks}", "--mpi=pmix", "--kill-on-bad-exit=1", "--quiet", "--overlap"]
 
 
 class RankGroup:
