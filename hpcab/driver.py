@@ -79,7 +79,25 @@ def _brief_signal(rc: int) -> str:
         return f"signal {-rc}"
 
 
-class Runner:
+class Frozen:
+    """What every target the driver times shares: its freezer group (None: never frozen)
+    and the file its process writes its output to."""
+    group: freezer.Group | None
+    frozen: bool
+    stderr: object
+
+    def freeze(self) -> None:
+        if self.group is not None and not self.frozen:
+            self.group.freeze()
+            self.frozen = True
+
+    def stderr_tail(self, limit: int = 4000) -> str:
+        f = self.stderr
+        f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
+        return f.read().decode(errors="replace")
+
+
+class Runner(Frozen):
     """One target's process, as the driver sees it: its buffer, its pipes, its clock."""
 
     def __init__(self, spec: dict, kernel, sizes: dict, entries: list[dict], job: dict, workdir: Path,
@@ -235,16 +253,6 @@ class Runner:
                 message = "the call raised"
             raise Stop("error", message, self.name, "calling")
         raise Stop("error", "the measuring process answered out of turn", self.name, "calling")
-
-    def freeze(self) -> None:
-        if self.group is not None and not self.frozen:
-            self.group.freeze()
-            self.frozen = True
-
-    def stderr_tail(self, limit: int = 4000) -> str:
-        f = self.stderr
-        f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
-        return f.read().decode(errors="replace")
 
     def close(self) -> None:
         try:

@@ -11,7 +11,7 @@ it; C gets its handle with MPI_Comm_f2c), then the workspace pair.
 
 from __future__ import annotations
 
-from hpcab.abi import C_TYPES, CPP_TYPES, FORTRAN_TYPES, Param, fortran_expr, free_form_lines, params
+from hpcab.abi import C_TYPES, CPP_TYPES, FORTRAN_TYPES, Param, _c_param, fortran_expr, free_form_lines, params
 from hpcab.errors import InputError
 from hpcab.kernel import Kernel
 
@@ -42,11 +42,7 @@ def mpi_params(kernel: Kernel) -> tuple[Param, ...]:
 
 
 def _c_arg(p: Param, types: dict, restrict: str) -> str:
-    if p.role == "comm":
-        return f"MPI_Fint {p.name}"
-    if not p.pointer:
-        return f"{types[p.dtype]} {p.name}"
-    return f"{'const ' if p.const else ''}{types[p.dtype]} *{restrict} {p.name}"
+    return f"MPI_Fint {p.name}" if p.role == "comm" else _c_param(p, types, restrict)
 
 
 def c_prototype(kernel: Kernel, language: str = "c") -> str:

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from hpcab import sandbox
+from hpcab.driver import Frozen, Stop, _limits, _runner_env
 from hpcab.mpi.abi import mpi_params
 from hpcab.mpi.distribution import Layout
 
@@ -50,15 +51,6 @@ OMPI_ENV = {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,vader", "OMPI_MCA_osc":
             "OMPI_MCA_mca_base_component_show_load_errors": "0", "HWLOC_HIDE_ERRORS": "2"}
 
 
-class _Stop(Exception):
-    """Raised as hpcab.driver.Stop (imported lazily: the driver imports this module)."""
-
-
-def _stop(status: str, message: str, name: str, phase: str):
-    from hpcab.driver import Stop
-    return Stop(status, message, name, phase)
-
-
 def launch_argv(launcher: str, ranks: int) -> list[str]:
     if launcher == "mpirun":
         # No binding (the cgroup's cpuset is the binding); more ranks than CPUs allowed.
@@ -68,14 +60,13 @@ def launch_argv(launcher: str, ranks: int) -> list[str]:
     return ["srun", f"--ntasks={ranks}", "--mpi=pmix", "--kill-on-bad-exit=1", "--quiet", "--overlap"]
 
 
-class RankGroup:
+class RankGroup(Frozen):
     kind = "mpi"
     optional = False
     trusted = False
 
     def __init__(self, spec: dict, kernel, sizes: dict, entries: list[dict], job: dict, workdir: Path,
                  group, fill=None):
-        from hpcab.driver import _limits, _runner_env
         self.name, self.group, self.frozen = spec["name"], group, False
         mpi = spec["mpi"]
         self.ranks = R = int(mpi["ranks"])
@@ -206,7 +197,7 @@ class RankGroup:
         while pending:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise _stop("timeout", "", self.name, phase)
+                raise Stop("timeout", "", self.name, phase)
             events = self.poller.poll(min(max(int(left * 1000), 1), POLL_MS))
             for fd, _ in events:
                 r = self.rank_of[fd]
@@ -245,17 +236,17 @@ class RankGroup:
         during = f" while {phase} target {self.name!r} ({self.ranks} ranks under {self.launcher})"
         if rc is not None and rc < 0:
             # mpirun (and bwrap) exit with 128 + N when a rank was killed by signal N
-            return _stop("crashed", f"a rank ended: killed by {signal.Signals(-rc).name}{during}", self.name, phase)
-        return _stop("crashed" if phase == "calling" else "error",
+            return Stop("crashed", f"a rank ended: killed by {signal.Signals(-rc).name}{during}", self.name, phase)
+        return Stop("crashed" if phase == "calling" else "error",
                      f"a rank ended: {self.launcher} exited with status {rc}{during}", self.name, phase)
 
     def ready(self, deadline: float) -> None:
         def seen(r: int, tag: bytes) -> None:
             if tag == b"E":
-                raise _stop("error", f"rank {r}: {self._message(r, min(deadline, time.monotonic() + 2))}",
+                raise Stop("error", f"rank {r}: {self._message(r, min(deadline, time.monotonic() + 2))}",
                             self.name, "loading")
             if tag != b"r":
-                raise _stop("error", f"rank {r} answered out of turn while loading", self.name, "loading")
+                raise Stop("error", f"rank {r} answered out of turn while loading", self.name, "loading")
         self._wait(deadline, "loading", seen)
 
     def drain(self) -> None:
@@ -282,7 +273,7 @@ class RankGroup:
         def seen(r: int, tag: bytes) -> None:
             ends[r] = time.perf_counter_ns()
             if tag != b"d":
-                raise _stop("error", f"rank {r} answered out of turn", self.name, "calling")
+                raise Stop("error", f"rank {r} answered out of turn", self.name, "calling")
         t0 = time.perf_counter_ns()
         for fd in self.go:
             os.write(fd, command)
@@ -300,16 +291,6 @@ class RankGroup:
         if command == b"g":
             self._gather(self.outputs)
         return max(ends) - t0, cpu
-
-    def freeze(self) -> None:
-        if self.group is not None and not self.frozen:
-            self.group.freeze()
-            self.frozen = True
-
-    def stderr_tail(self, limit: int = 4000) -> str:
-        f = self.stderr
-        f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
-        return f.read().decode(errors="replace")
 
     def close(self) -> None:
         for fd in self.go:
