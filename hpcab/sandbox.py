@@ -225,6 +225,9 @@ def command(argv: Sequence[str], *, binds: Iterable[Bind], env: Mapping[str, str
             args += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
+    # /etc holds only these; made traversable first (bwrap, as root, would make it mode 700,
+    # and the sandbox's user could not follow /etc/alternatives' links: Open MPI's libmpi.so).
+    args += ["--perms", "0755", "--dir", "/etc"]
     for p in ETC_PATHS + SOFTWARE_TREES:
         if os.path.exists(p):
             args += ["--ro-bind", p, p]

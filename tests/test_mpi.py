@@ -356,3 +356,12 @@ def test_an_arm_refuses_an_mpi_block_it_cannot_honour(tmp_path):
         with pytest.raises(InputError) as err:
             load_arm(path)
         assert err.value.field == field and words in str(err.value)
+
+
+def test_a_fortran_candidate_built_with_mpifort_grades_on_cyclic_rows(corpus, toolchains, fast_policy):
+    from tests.conftest import CANDIDATES
+    k = corpus.get("gemm")
+    g = grade(k, candidate_from_file(CANDIDATES / "gemm_mpi.f90"), [preset_case(k, "S")], toolchains,
+              policy=_policy(fast_policy), ranks=3, roofline=False)
+    assert g.correct, g.message
+    assert g.build.compiler == "mpifort" and g.mpi["distribution"] == {"A": "cyclic", "C": "cyclic"}
