@@ -249,16 +249,23 @@ MPI_EXPLOITS = Path(__file__).resolve().parent / "exploits" / "mpi"
 
 @pytest.mark.parametrize("name,kernel,answers", [
     # Frozen mid-work: wrong tiles; or, on a loaded machine whose freeze lands late, the work
-    # done after the last "done" is CPU time beyond the calls' wall time × ranks.
-    ("early_done", "jacobi_2d", {"incorrect": "max abs error", "implausible": "CPU time beyond"}),
+    # done after the last "done" is CPU time beyond the calls' wall time × ranks; or the
+    # driver, itself slowed, read the answers late: ok, timed as the honest example is.
+    ("early_done", "jacobi_2d", {"incorrect": "max abs error", "implausible": "CPU time beyond", "ok": ""}),
     ("mutate_replicated", "gemm", {"incorrect": "modified read-only input(s) B"}),
 ])
 def test_mpi_exploit(name, kernel, answers, corpus, toolchains, fast_policy):
     k = corpus.get(kernel)
+    policy = _policy(fast_policy)
     g = grade(k, candidate_from_file(MPI_EXPLOITS / f"{name}.c"), [preset_case(k, "S")], toolchains,
-              policy=_policy(fast_policy), ranks=2, roofline=False)
+              policy=policy, ranks=2, roofline=False)
     assert g.policy.sandbox == "bubblewrap"
     assert g.status in answers and answers[g.status] in g.message, (g.status, g.message)
+    if g.status == "ok":       # no speedup beyond its honest twin's (the attack stops the clock at once)
+        honest = grade(k, candidate_from_file(EXAMPLES / f"{kernel}_mpi.c"), [preset_case(k, "S")], toolchains,
+                       policy=policy, ranks=2, roofline=False)
+        assert honest.correct and g.speedup_numpy.value < 3 * honest.speedup_numpy.value, \
+            (g.speedup_numpy.value, honest.speedup_numpy.value)
 
 
 def test_every_mpi_exploit_is_in_its_readme():
