@@ -96,6 +96,29 @@ class Frozen:
         f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
         return f.read().decode(errors="replace")
 
+    def _end(self, fds, grace: float, on_slow=None) -> None:
+        """Kill the process, its session and its freezer group, reap it, close its pipes
+        (after it was asked to quit). on_slow: what to try first when it outlives grace."""
+        if self.group is not None:
+            self.group.kill()
+        try:
+            self.proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            if on_slow is not None:
+                on_slow()
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        if self.group is not None:
+            self.group.close()
+        for fd in fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
 
 class Runner(Frozen):
     """One target's process, as the driver sees it: its buffer, its pipes, its clock."""
@@ -259,24 +282,7 @@ class Runner(Frozen):
             os.write(self.go, b"q")
         except OSError:
             pass
-        if self.group is not None:
-            self.group.kill()
-        try:
-            self.proc.wait(timeout=0.5 if self.group is None else 2)
-        except subprocess.TimeoutExpired:
-            pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
-        if self.group is not None:
-            self.group.close()
-        for fd in (self.go, self.done):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._end((self.go, self.done), 0.5 if self.group is None else 2)
         self.stderr.close()
 
 

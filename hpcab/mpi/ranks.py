@@ -292,35 +292,21 @@ class RankGroup(Frozen):
             self._gather(self.outputs)
         return max(ends) - t0, cpu
 
+    def _interrupt(self) -> None:
+        """srun passes a SIGINT on to every task, which the judge cannot reach itself."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+
     def close(self) -> None:
         for fd in self.go:
             try:
                 os.write(fd, b"q")
             except OSError:
                 pass
-        if self.group is not None:
-            self.group.kill()
-        try:
-            self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            if self.launcher == "srun":
-                self.proc.send_signal(signal.SIGINT)       # srun passes it on to every task
-                try:
-                    self.proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    pass
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
-        if self.group is not None:
-            self.group.close()
-        for fd in self.go + self.done:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._end(self.go + self.done, 2, self._interrupt if self.launcher == "srun" else None)
         self.views = []
         for m in self.maps:
             try:
