@@ -96,6 +96,19 @@ class Frozen:
         f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
         return f.read().decode(errors="replace")
 
+    def _exit_status(self) -> int | None:
+        """The status of a process that closed its pipe: -N when it (or, through bwrap or
+        mpirun, which report it as 128 + N, what it ran) was killed by signal N; None when it
+        did not exit within 5 s."""
+        if self.group is not None:
+            self.group.thaw()          # what is left of it must be able to exit
+            self.frozen = False
+        try:
+            rc = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return None
+        return 128 - rc if rc > 128 and rc - 128 in signal.valid_signals() else rc
+
     def _end(self, fds, grace: float, on_slow=None) -> None:
         """Kill the process, its session and its freezer group, reap it, close its pipes
         (after it was asked to quit). on_slow: what to try first when it outlives grace."""
@@ -200,15 +213,7 @@ class Runner(Frozen):
         return self._read(min(length, 4000), deadline, phase).decode(errors="replace")
 
     def _died(self, phase: str) -> Stop:
-        if self.group is not None:
-            self.group.thaw()          # what is left of it must be able to exit
-            self.frozen = False
-        try:
-            rc = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            rc = None
-        if rc is not None and rc > 128 and rc - 128 in signal.valid_signals():
-            rc = 128 - rc        # bwrap reports a command killed by signal N as 128 + N
+        rc = self._exit_status()
         during = f" while {phase} target {self.name!r}"
         if rc is not None and rc < 0:
             why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""

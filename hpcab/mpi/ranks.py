@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from hpcab import sandbox
-from hpcab.driver import Frozen, Stop, _limits, _runner_env
+from hpcab.driver import Frozen, Stop, _brief_signal, _limits, _runner_env
 from hpcab.mpi.abi import mpi_params
 from hpcab.mpi.distribution import Layout
 
@@ -223,20 +223,11 @@ class RankGroup(Frozen):
         length = struct.unpack("<I", data[:4])[0] if len(data) >= 4 else 0
         return data[4:4 + min(length, 4000)].decode(errors="replace")
 
-    def _died(self, phase: str):
-        if self.group is not None:
-            self.group.thaw()
-            self.frozen = False
-        try:
-            rc = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            rc = None
-        if rc is not None and rc > 128 and rc - 128 in signal.valid_signals():
-            rc = 128 - rc
+    def _died(self, phase: str) -> Stop:
+        rc = self._exit_status()
         during = f" while {phase} target {self.name!r} ({self.ranks} ranks under {self.launcher})"
         if rc is not None and rc < 0:
-            # mpirun (and bwrap) exit with 128 + N when a rank was killed by signal N
-            return Stop("crashed", f"a rank ended: killed by {signal.Signals(-rc).name}{during}", self.name, phase)
+            return Stop("crashed", f"a rank ended: killed by {_brief_signal(rc)}{during}", self.name, phase)
         return Stop("crashed" if phase == "calling" else "error",
                      f"a rank ended: {self.launcher} exited with status {rc}{during}", self.name, phase)
 
