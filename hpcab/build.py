@@ -19,6 +19,11 @@ that sets its own optimisation options (`#pragma GCC optimize`, `__attribute__((
 numba's `fastmath=True`, ...: hpcab.overrides) has them listed in Build.overrides, so a
 grade never claims a flag set the code overrode.
 
+What a build leaves is bounded too: a product larger than BuildLimits.product_bytes (a
+small source with a huge initialised array) is a build error, cached without its product,
+and the cache as a whole is kept under BuildLimits.cache_bytes by removing the entries used
+longest ago (prune_cache), never one used within CACHE_GRACE_S (a grade may still load it).
+
 Python frameworks (docs/abi_contract.md): a `python` candidate's build is a byte-compile
 check of candidate.py, which is then the product; a `pythran` candidate's is an extension
 module, candidate.so. Both are run by the judge's own interpreter, sandboxed with that
@@ -69,6 +74,10 @@ class BuildLimits:
     memory_bytes: int = 4 << 30          # RLIMIT_AS
     file_bytes: int = 1 << 30            # RLIMIT_FSIZE: the product, temporaries, the diagnostics
     processes: int = 64                  # RLIMIT_NPROC, sandboxed only (see _compile_limits)
+    # The largest product kept: a build whose library (or module) is larger is a build error.
+    # Optimised kernels are kilobytes to a few MiB; 448 MiB of initialised data is an attack.
+    product_bytes: int = 64 << 20
+    cache_bytes: int = 4 << 30           # the build cache's size, kept by prune_cache
 
     @property
     def cpu(self) -> float:
@@ -186,6 +195,7 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
     if record.is_file():
         meta = json.loads(record.read_text())
         lib = final / product
+        _touch(record)
         return Build(meta["ok"], key, lib if meta["ok"] else None, cite(meta["diagnostics"]), compiler.name,
                      version, flags.name, tuple(command), True, time.perf_counter() - started, overrides)
 
@@ -206,6 +216,12 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
                          False, time.perf_counter() - started, overrides)
         library = scratch / product
         ok = ok and library.is_file() and not library.is_symlink()
+        if ok and library.stat().st_size > limits.product_bytes:
+            diagnostics = (f"hpcab: the built {product} is {_size(library.stat().st_size)}, over the "
+                           f"{_size(limits.product_bytes)} a build may leave (a large initialised array?)\n"
+                           + diagnostics)
+            ok = False
+            library.unlink()
         (scratch / "build.json").write_text(json.dumps({"ok": ok, "diagnostics": diagnostics, "command": command}))
         final.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -214,10 +230,59 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
             pass
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    prune_cache(root, limits.cache_bytes)
     meta = json.loads(record.read_text())
     return Build(meta["ok"], key, final / product if meta["ok"] else None, cite(meta["diagnostics"]),
                  compiler.name, version, flags.name, tuple(command), False, time.perf_counter() - started,
                  overrides)
+
+
+# A cache entry used (built or served) this recently is never removed: a grade that built it
+# may not have loaded it yet (a grade's measuring is bounded by Policy.grade_seconds).
+CACHE_GRACE_S = 900.0
+
+
+def _touch(record: Path) -> None:
+    try:
+        os.utime(record)
+    except OSError:
+        pass
+
+
+def prune_cache(root: Path, limit_bytes: int) -> int:
+    """Keep the build cache under limit_bytes: remove the entries used longest ago (their
+    build.json's time, renewed on each use), but none used within CACHE_GRACE_S. Returns the
+    bytes removed."""
+    entries, total = [], 0
+    now = time.time()
+    try:
+        shards = [d for d in os.scandir(root) if d.is_dir(follow_symlinks=False) and len(d.name) == 2]
+    except OSError:
+        return 0
+    for shard in shards:
+        try:
+            items = list(os.scandir(shard.path))
+        except OSError:
+            continue
+        for entry in items:
+            try:
+                files = list(os.scandir(entry.path))
+                size = sum(f.stat(follow_symlinks=False).st_size for f in files)
+                used = os.stat(os.path.join(entry.path, "build.json")).st_mtime
+            except OSError:
+                continue
+            entries.append((used, size, entry.path))
+            total += size
+    removed = 0
+    for used, size, path in sorted(entries):
+        if total <= limit_bytes:
+            break
+        if now - used < CACHE_GRACE_S:
+            break
+        shutil.rmtree(path, ignore_errors=True)
+        total -= size
+        removed += size
+    return removed
 
 
 # A label that is a file name (candidate_from_file's, an agent's or MCP client's path), which

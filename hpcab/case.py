@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 
 import attrs
@@ -143,10 +144,18 @@ def input_set_case(case: Case, index: int) -> Case:
     return attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1)
 
 
-def session_case(case: Case, session: int) -> Case:
-    """The case as its measuring session number `session` meets it: session 0 the case
-    itself, every other one a seed derived from it, so no two sessions (processes that
-    could leave something behind) share an input set."""
+def session_case(case: Case, session: int, secret: bytes | None = None) -> Case:
+    """The case as its measuring session number `session` meets it: every session a seed of
+    its own, so no two sessions (processes that could leave something behind) share an
+    input set. With the grade's secret (hpcab.grade: fresh random bytes per grade, never in
+    the candidate's reach) every session's seed, session 0's too, is an HMAC of the case under
+    it: no input set a candidate is timed or checked on is a function of public data, so it
+    cannot be predicted from the case's public seed. Without one (a local reproduction, the
+    tests) session 0 is the case itself and the others derive from its seed."""
+    if secret is not None:
+        key = json.dumps([case.kernel_id, sorted(case.sizes.items()), case.seed, session]).encode()
+        digest = hmac.new(secret, key, hashlib.sha256).digest()
+        return attrs.evolve(case, seed=int.from_bytes(digest[:8], "little") >> 1)
     if session == 0:
         return case
     digest = hashlib.sha256(f"{case.seed}/session/{session}".encode()).digest()

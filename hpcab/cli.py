@@ -484,6 +484,10 @@ def cmd_serve(args, out: Console) -> int:
         raise HpcabError(str(exc)) from None
     if not args.build_timeout > 0:
         raise HpcabError(f"--build-timeout {args.build_timeout:g}: a compile needs a positive number of seconds")
+    if not args.memory_gib > 0:
+        raise HpcabError(f"--memory-gib {args.memory_gib:g}: a candidate needs a positive amount of memory")
+    if not args.grade_timeout > 0:
+        raise HpcabError(f"--grade-timeout {args.grade_timeout:g}: a grade needs a positive number of seconds")
     presets = tuple(p.strip() for p in args.presets.split(",") if p.strip())
     hidden = tuple(p.strip() for p in args.hidden_presets.split(",") if p.strip())
     config = JudgeConfig(db=Path(args.db), rank=args.rank, kernels=args.kernels,
@@ -491,6 +495,7 @@ def cmd_serve(args, out: Console) -> int:
                          slots=slots, threads=args.threads, presets=presets, hidden_presets=hidden,
                          target_seconds=args.target_seconds, timeout_seconds=args.timeout,
                          sessions=args.sessions, drift=args.drift, build_seconds=args.build_timeout,
+                         grade_seconds=args.grade_timeout, memory_bytes=int(args.memory_gib * 2**30),
                          secret_file=Path(args.secret_file) if args.secret_file else None,
                          sandbox="none" if args.unsandboxed else "bubblewrap",
                          mpi_ranks=args.mpi_ranks, mpi_launcher=args.mpi_launcher)
@@ -911,7 +916,7 @@ def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     s.add_argument("--seed", type=int, default=0, help="input seed (default 0)")
     s.add_argument("--threads", type=_positive_int, default=1, help=f"threads granted to {timed} (default 1)")
     s.add_argument("--timeout", type=_positive_float, default=120.0,
-                   help="wall-clock limit per case, seconds (default 120)")
+                   help="wall-clock limit of one measuring session, seconds (default 120)")
     s.add_argument("--target-seconds", type=_positive_float, default=1.0,
                    help="timed work per target and case, over all its sessions (default 1.0)")
     _sessions_option(s)
@@ -968,6 +973,8 @@ def _token_options(s, token_file: bool = True) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from hpcab.run import Policy
+    grade_seconds_default = Policy().grade_seconds
     p = argparse.ArgumentParser(prog="hpcab", description="A benchmark for optimizers of numerical code.")
     p.add_argument("--version", action="version", version=f"hpcab {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -1077,10 +1084,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--target-seconds", type=float, default=0.5,
                    help="timed work per target and case, over all its sessions (default 0.5)")
     _sessions_option(s)
-    s.add_argument("--timeout", type=float, default=120.0, help="wall-clock limit per case, seconds (default 120)")
+    s.add_argument("--timeout", type=float, default=120.0,
+                   help="wall-clock limit of one measuring session (a case has --sessions), seconds (default 120)")
+    s.add_argument("--grade-timeout", type=float, default=grade_seconds_default, metavar="SECONDS",
+                   help="wall-clock limit of a grade's measuring, all its cases and sessions together, warm-ups "
+                        f"included, seconds (default {grade_seconds_default:g})")
     s.add_argument("--build-timeout", type=float, default=60.0, metavar="SECONDS",
                    help="wall-clock limit of a candidate's compile, seconds (default 60): past it the compiler's "
                         "processes are killed and the grade is a build error")
+    s.add_argument("--memory-gib", type=float, default=Policy().memory_bytes / 2**30, metavar="GIB",
+                   help="memory a candidate's processes may hold together, shared memory and memfd pages "
+                        f"included (a memory cgroup where the freezer has one), GiB (default "
+                        f"{Policy().memory_bytes / 2**30:g})")
     s.add_argument("--secret-file", help="the judge's secret for hidden cases (default: DB.secret, made on first start)")
     s.add_argument("--mpi-ranks", type=int, default=0, metavar="R",
                    help="grade submissions built with an MPI compiler (mpicc, mpicxx, mpifort) on R ranks, for "

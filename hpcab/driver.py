@@ -10,13 +10,15 @@ One call, as the driver makes it (docs/measurement_statistics.md):
     write this round's input set into the target's buffer, poison its outputs
     [candidate: drop stale bytes from its pipe, read its CPU time, thaw it]
     t0 = clock;  send "g";  wait for "d";  t1 = clock
-    [candidate: freeze it, read its CPU time]
+    [candidate: freeze it, read its CPU time; CPU beyond wall × threads is charged to the call]
     compare its read-only inputs with the set; copy its outputs out
 
 Rounds call every target once on one input set, in alternating order; every round's set
 is generated fresh (never seen by any target) while generating costs at most the policy's
-fresh_fraction of the time spent in timed calls, then earlier sets are reused and a
-memo check (with a confirmation on new sets) applies. The NumPy reference's outputs on a
+fresh_fraction of the time spent in timed calls, then a kept set, drawn at random, is
+repeated. Every set derives from the session's seed, a secret of the grade's. Repeated
+rounds enter the speedup only where the candidate is shown as slow on them as on new sets
+(hpcab/grade.py decides, over all sessions). The NumPy reference's outputs on a
 set are that set's expected outputs; every answer of the candidate is checked against
 them, and the first wrong one ends the case.
 
@@ -50,9 +52,7 @@ from hpcab.kernel import load_kernel
 from hpcab.runner import layout
 
 MIN_FRESH = 8              # the first rounds' sets are always new, whatever generating them costs
-CONFIRM_ROUNDS = 6         # a suspected memo is confirmed on this many pairs of (new set, seen set)
-MEMO_RATIO = 2.0
-MEMO_MIN_NS = 20_000
+AHEAD_SHARE = 0.5          # past those, the chance a round takes a set made ahead over a kept one
 PINGS = 64                 # round trips to the NumPy runner: the timer's overhead
 LOAD_SECONDS_MIN = 5.0
 # A candidate's CPU time beyond (its calls' wall time × threads) that is still honest: the
@@ -62,6 +62,11 @@ CPU_SLACK_FRACTION = 0.10
 # ... and per grade, whatever its calls: a busy machine's thaw and freeze were measured
 # charging 0.12 ms to a one-call grade (CI, N=M=1), over its 0.1 ms per-call slack.
 CPU_SLACK_NS_PER_GRADE = 1_000_000
+# A timed call is charged the CPU time its processes used beyond its wall time × threads
+# (work done between the thaw and t0, or after "done" before the freeze lands, or on more
+# CPUs than granted), less this much per thread: what an honest runner's wake-up and return
+# to its read() cost there (docs/threat_model.md, "The window around a call").
+CPU_CHARGE_SLACK_NS = 20_000
 
 
 class Stop(Exception):
@@ -217,6 +222,9 @@ class Runner(Frozen):
         during = f" while {phase} target {self.name!r}"
         if rc is not None and rc < 0:
             why = " (CPU-time limit)" if -rc == signal.SIGXCPU else ""
+            if -rc == signal.SIGKILL and self.group is not None and self.group.memory_hit():
+                why = (f" (its {self.group.memory_bytes / 2**30:.3g} GiB memory limit, shared memory and memfd "
+                       f"pages counted)")
             return Stop("crashed", f"the measuring process was killed by {_brief_signal(rc)}{why}{during}", self.name,
                         phase)
         if rc is None:
@@ -233,6 +241,10 @@ class Runner(Frozen):
         if tag != b"r":
             raise Stop("error", "the measuring process answered out of turn while loading", self.name, "loading")
 
+    def loaded(self) -> bool:
+        """Whether it has answered its load (ready or failed): its answer is waiting."""
+        return bool(self.poller.poll(0))
+
     def drain(self) -> None:
         try:
             while os.read(self.done, 4096):
@@ -243,12 +255,15 @@ class Runner(Frozen):
     def call(self, deadline: float, command: bytes = b"g") -> tuple[int, int | None]:
         """(wall ns, CPU ns of the candidate's processes or None) of one call."""
         group = self.group
-        cpu0 = None
+        cpu0 = cpu_go = None
         if group is not None:
             self.drain()           # bytes written while it was frozen or before: stale
             cpu0 = group.cpu_ns()
             group.thaw()
             self.frozen = False
+            # What ran between the thaw and t0 (not the call: "g" is not sent yet) is
+            # charged to the call whole (hpcab.driver._rounds).
+            cpu_go = group.cpu_ns()
         poll, read, done, go = self.poller.poll, os.read, self.done, self.go
         t0 = time.perf_counter_ns()
         os.write(go, command)
@@ -264,10 +279,13 @@ class Runner(Frozen):
                 raise Stop("timeout", "", self.name, "calling")
         t1 = time.perf_counter_ns()
         cpu = None
+        self.last_cpu_before = None
         if group is not None:
             self.freeze()
             cpu1 = group.cpu_ns()
             cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+            if cpu is not None and cpu_go is not None:
+                self.last_cpu_before = cpu_go - cpu0
         if tag == b"d":
             return t1 - t0, cpu
         if not tag:
@@ -345,8 +363,9 @@ def _limits(policy: dict, sandboxed: bool, group: freezer.Group | None):
 # ---- input sets ----------------------------------------------------------------------
 
 class InputSets:
-    """Input sets generated on demand from (the case, an index), each kept with its expected
-    outputs while memory allows (for the rounds that must repeat a set)."""
+    """Input sets generated from (the case, an index), each kept with its expected outputs
+    while memory allows (for the rounds that must repeat a set). Sets are made ahead while
+    the runners load (prefill: the driver would only wait), else on demand."""
 
     def __init__(self, kernel, case: Case, budget_bytes: int):
         self.kernel, self.case = kernel, case
@@ -354,20 +373,45 @@ class InputSets:
         self.budget = budget_bytes
         self.kept: dict[int, tuple[dict, dict]] = {}       # index → (values, expected outputs)
         self.kept_bytes = 0
+        self.ahead: dict[int, dict] = {}                   # index → values, made during the load
+        self.ahead_bytes = 0
         self.generated = 0
-        self.seconds = 0.0
+        self.seconds = 0.0          # generating on demand, between calls
+        self.ahead_seconds = 0.0    # generating while the runners loaded
+
+    def _generate(self, index: int) -> dict[str, np.ndarray]:
+        values = make_inputs(self.kernel, input_set_case(self.case, index))
+        self.generated += 1
+        return {n: values[n] for n in self.inputs}
 
     def make(self, index: int) -> dict[str, np.ndarray]:
+        if index in self.ahead:
+            values = self.ahead.pop(index)
+            self.ahead_bytes -= sum(v.nbytes for v in values.values())
+            return values
         started = time.perf_counter()
-        values = make_inputs(self.kernel, input_set_case(self.case, index))
-        values = {n: values[n] for n in self.inputs}
+        values = self._generate(index)
         self.seconds += time.perf_counter() - started
-        self.generated += 1
         return values
+
+    def prefill(self, first: int, done, deadline: float) -> None:
+        """Make sets first, first + 1, ... until done() (the runners have loaded), the
+        deadline, or half the memory budget (the other half keeps sets to repeat)."""
+        index = first
+        while not done() and time.monotonic() < deadline:
+            started = time.perf_counter()
+            values = self._generate(index)
+            self.ahead_seconds += time.perf_counter() - started
+            size = sum(v.nbytes for v in values.values())
+            if self.ahead_bytes + size > self.budget // 2:
+                break
+            self.ahead[index] = values
+            self.ahead_bytes += size
+            index += 1
 
     def keep(self, index: int, values: dict, expected: dict) -> None:
         size = sum(v.nbytes for v in values.values()) + sum(v.nbytes for v in expected.values())
-        if self.kept_bytes + size <= self.budget:
+        if self.kept_bytes + self.ahead_bytes + size <= self.budget:
             self.kept[index] = (values, expected)
             self.kept_bytes += size
 
@@ -406,7 +450,7 @@ def measure(job: dict) -> dict:
                     "target_errors": {}, "failed_target": None, "failed_phase": "", "inputs_modified": {},
                     "stderr_tail": "", "verdict": None, "memo": "", "memo_seen_ns": None, "cpu": "",
                     "timer_overhead_ns": None,
-                    "cpu_excess_ns": None, "freezer": None, "candidate_ping_ns": None, "timer_overhead_c_ns": None,
+                    "cpu_excess_ns": None, "cpu_charged_ns": 0, "freezer": None, "candidate_ping_ns": None, "timer_overhead_c_ns": None,
                     "durations": {}, "rank_samples_ns": None}
     workdir = Path(tempfile.mkdtemp(prefix="hpcab-drive-"))
     runners: list[Runner] = []
@@ -429,7 +473,8 @@ def measure(job: dict) -> dict:
             # srun's ranks are Slurm's processes, out of the driver's process tree (hpcab/mpi/ranks.py).
             srun = spec["kind"] == "mpi" and spec["mpi"]["launcher"] == "srun"
             if (not spec["trusted"] or _threaded_baseline(spec, pol)) and not srun:
-                group = freezer.open_group(tuple(pol["cpus"]) if pol["cpus"] else None, pol["freezer"])
+                group = freezer.open_group(tuple(pol["cpus"]) if pol["cpus"] else None, pol["freezer"],
+                                           None if spec["trusted"] else pol["memory_bytes"])
                 if not spec["trusted"]:
                     result["freezer"] = group.kind
             if spec["trusted"] and warm is None:
@@ -448,6 +493,8 @@ def measure(job: dict) -> dict:
             if not r.trusted:
                 candidate = r
         load_deadline = min(deadline, time.monotonic() + max(pol["timeout_seconds"], LOAD_SECONDS_MIN))
+        # While the runners load (the driver would only wait), the first rounds' sets.
+        sets.prefill(0, lambda: all(r.loaded() for r in runners if hasattr(r, "loaded")), load_deadline)
         for r in list(runners):
             try:
                 r.ready(load_deadline)
@@ -497,6 +544,7 @@ def measure(job: dict) -> dict:
             f.unlink()
         workdir.rmdir()
     durations["generate"] = sets.seconds
+    durations["generate_ahead"] = sets.ahead_seconds
     durations["driver_total"] = time.monotonic() - started
     return result
 
@@ -554,7 +602,20 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             if timed:
                 timed_seconds += ns / 1e9
             if cpu is not None and timed and r is candidate:
-                cpu_excess += cpu - ns * threads
+                # Per call, no credit carried: a call that used less CPU than its wall time
+                # (it slept) pays nothing forward for one that used more. CPU used before t0
+                # (between the thaw and "g") is charged whole; after it, what exceeds the
+                # call's wall time × threads (after "d", before the freeze landed, or on more
+                # CPUs than granted). Each beyond a slack an honest runner's wake-up and
+                # return to its read() stay under.
+                before = getattr(r, "last_cpu_before", None) or 0
+                excess = max(before - CPU_CHARGE_SLACK_NS, 0) + max(
+                    cpu - before - ns * threads - CPU_CHARGE_SLACK_NS * threads, 0)
+                cpu_excess += max(cpu - ns * threads, 0)
+                if excess > 0:
+                    charged = -(-excess // threads)
+                    times[r.name] += charged
+                    result["cpu_charged_ns"] += charged
                 cpu_calls += 1
                 cpu_wall += ns
             t = time.perf_counter()
@@ -621,19 +682,25 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
         for w in range(pol["warmup"]):
             one_round(-1 - w, warm if w == 0 else sets.make(-1 - w), w, False, True)
             prepared.pop(-1 - w, None)
-        rnd, last, last_repeat = 0, None, None
+        rnd, last = 0, None
         fresh_index = 0
+        # Which kept set a repeated round takes: drawn from the session's seed, itself a
+        # secret of the grade's (hpcab.case.session_case), so the order is not predictable.
+        pick = np.random.default_rng([job["case"]["seed"], 0x5E7])
         while True:
+            # A new set whenever generating it stays within budget (or it was made ahead);
+            # otherwise a secret draw between one made ahead and a kept one, so that new and
+            # repeated sets are spread over the whole session and compare like for like.
             fresh = (fresh_index < MIN_FRESH or not sets.kept
-                     or sets.seconds <= pol["fresh_fraction"] * timed_seconds)
+                     or sets.seconds <= pol["fresh_fraction"] * timed_seconds
+                     or (fresh_index in sets.ahead and pick.random() < AHEAD_SHARE))
             if fresh:
                 index, values = fresh_index, sets.make(fresh_index)
                 fresh_index += 1
             else:
                 choices = [i for i in sets.kept if i != last] or list(sets.kept)
-                index = choices[rnd % len(choices)]
+                index = choices[int(pick.integers(len(choices)))]
                 values = sets.kept[index][0]
-                last_repeat = index
             expected = one_round(index, values, rnd + pol["warmup"], True, fresh,
                                  None if fresh else sets.kept[index][1])
             if fresh:
@@ -646,26 +713,6 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
             if rnd >= pol["max_repetitions"] or (rnd >= pol["min_repetitions"] and (
                     spent >= pol["target_seconds"] or time.monotonic() - started >= pol["max_seconds"])):
                 break
-        if candidate is not None and not all(fresh_of[candidate.name]):
-            memo = _memo_suspect(samples[candidate.name], fresh_of[candidate.name])
-            if memo:
-                # Confirm on new sets next to a seen one (the set repeated last, the likeliest
-                # to be remembered), pair by pair, close in time: a busy stretch of the
-                # machine slows both of a pair alike.
-                pairs = []
-                seen = last_repeat
-                for k in range(CONFIRM_ROUNDS):
-                    i = fresh_index
-                    fresh_index += 1
-                    v = sets.make(i)
-                    one_round(i, v, rnd, True, True)
-                    prepared.pop(i, None)
-                    a = samples[candidate.name][-1]
-                    one_round(seen, sets.kept[seen][0], rnd + 1, True, False, sets.kept[seen][1])
-                    b = samples[candidate.name][-1]
-                    pairs.append((a, b))
-                    rnd += 2
-                result["memo"], result["memo_seen_ns"] = _memo_confirmed(pairs)
         if candidate is not None:
             result["verdict"] = {"correct": True, "message": "", "check": worst}
     except _Done:
@@ -684,32 +731,6 @@ def _rounds(job, kernel, runners, candidate, numpy_runner, sets: InputSets, in_n
                              f"{cpu_calls} timed calls' wall time × {threads} thread(s) (allowed {allowed / 1e6:.3g} "
                              f"ms): work done outside its calls, or on more CPUs than granted? (not scored until "
                              f"reviewed)")
-
-
-def _memo_suspect(samples: list[int], fresh: list[bool]) -> bool:
-    a = [s for s, f in zip(samples, fresh) if f]
-    b = [s for s, f in zip(samples, fresh) if not f]
-    if len(a) < 2 or len(b) < 2:
-        return False
-    fa, fb = float(np.median(a)), float(np.median(b))
-    return fa >= MEMO_MIN_NS and fa / max(fb, 1.0) > MEMO_RATIO
-
-
-def _memo_confirmed(pairs: list[tuple[int, int]]) -> tuple[str, float | None]:
-    """(what was seen, the median call on the repeated set) when the pairs confirm that the
-    candidate is faster on a set it has seen, else ("", None). Not a verdict: honest code with
-    data-dependent branches is faster on a repeated set too (the branch predictor remembers
-    its pattern: an honest numba s271 measured 2x), so the grade times the case on new sets
-    only and calls it a memo only if the repeated calls beat the roofline (hpcab/grade.py)."""
-    if not pairs:
-        return "", None
-    ratio = float(np.median([a / max(b, 1) for a, b in pairs]))
-    a = float(np.median([p[0] for p in pairs]))
-    b = float(np.median([p[1] for p in pairs]))
-    if a >= MEMO_MIN_NS and ratio > MEMO_RATIO:
-        return (f"its calls on an input set it had already seen took {b / 1e3:.3g} µs (median), {ratio:.2g}× "
-                f"less than its calls on new sets next to them ({a / 1e3:.3g} µs), on {len(pairs)} pairs"), b
-    return "", None
 
 
 def main() -> int:

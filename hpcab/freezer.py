@@ -14,6 +14,10 @@ Three ways, best first, chosen by `open_group`:
 - cgroup v1 (the freezer, cpuset and cpuacct hierarchies, writable: root on a hybrid
   system): one cgroup in each; the freezer's `freezer.state`, the cpuset's `cpuset.cpus`,
   the CPU time from `cpuacct.usage`.
+- Both cgroup kinds also limit the group's memory where the memory controller is there
+  (`memory.max`, v1's `memory.limit_in_bytes`): unlike the address-space rlimit, it counts
+  shared memory, memfd pages that no process maps and files in tmpfs, and the kernel's
+  out-of-memory killer acts inside the group (`memory_hit` says it did).
 - signals: SIGSTOP to every process of the candidate (those in its pid namespace when it
   has one of its own, else its descendants), repeated until no new one appears, and
   SIGCONT. No CPU confinement beyond the affinity mask and no CPU-time accounting.
@@ -34,6 +38,9 @@ from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1 = ("freezer", "cpuset", "cpuacct")
+# Joined too where it is mounted and a limit is asked for: the candidate's memory, counted
+# whatever holds it (resident pages, shared memory and memfd pages nothing maps, tmpfs files).
+V1_MEMORY = "memory"
 PREFIX = "hpcab"
 FREEZE_TIMEOUT_S = 5.0
 POLL_S = 20e-6
@@ -57,11 +64,17 @@ class Group:
     """How a measured process tree is frozen, confined and accounted. The base: signals."""
     kind = "signals"
     cpu_accounting = False
+    memory_limited = False
 
-    def __init__(self, cpus: tuple[int, ...] | None):
+    def __init__(self, cpus: tuple[int, ...] | None, memory_bytes: int | None = None):
         self.cpus = cpus
+        self.memory_bytes = memory_bytes
         self.leader: int | None = None
         self._stopped: set[int] = set()
+
+    def memory_hit(self) -> bool:
+        """Whether the group's memory limit made the kernel kill one of its processes."""
+        return False
 
     # -- the child side of the fork (runs before exec: no allocation-heavy work) ------------
     def enter(self) -> None:
@@ -124,10 +137,12 @@ class CgroupV1(Group):
     kind = "cgroup-v1"
     cpu_accounting = True
 
-    def __init__(self, cpus: tuple[int, ...] | None):
-        super().__init__(cpus)
+    def __init__(self, cpus: tuple[int, ...] | None, memory_bytes: int | None = None):
+        super().__init__(cpus, memory_bytes)
         name = f"{PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.dirs = {c: CGROUP_ROOT / c / PREFIX / name for c in V1}
+        if memory_bytes and (CGROUP_ROOT / V1_MEMORY / "cgroup.procs").exists():
+            self.dirs[V1_MEMORY] = CGROUP_ROOT / V1_MEMORY / PREFIX / name
         for c, d in self.dirs.items():
             d.mkdir(parents=True, exist_ok=True)
         cpuset = self.dirs["cpuset"]
@@ -137,6 +152,12 @@ class CgroupV1(Group):
                     _write(parent / key, _read(parent.parent / key).strip())
         if cpus:
             _write(cpuset / "cpuset.cpus", ",".join(map(str, cpus)))
+        if V1_MEMORY in self.dirs:
+            memory = self.dirs[V1_MEMORY]
+            _write(memory / "memory.limit_in_bytes", str(memory_bytes))
+            if (memory / "memory.memsw.limit_in_bytes").exists():     # swap counted too, where accounted
+                _write(memory / "memory.memsw.limit_in_bytes", str(memory_bytes))
+            self.memory_limited = True
         self._procs = [str(d / "cgroup.procs") for d in self.dirs.values()]
         # Kept open: a freeze and a thaw per call, each a write and a few reads.
         self._state_fd = os.open(self.dirs["freezer"] / "freezer.state", os.O_RDWR | os.O_CLOEXEC)
@@ -174,6 +195,17 @@ class CgroupV1(Group):
     def members(self) -> list[int]:
         return [int(p) for p in _read(self.dirs["freezer"] / "cgroup.procs").split()]
 
+    def memory_hit(self) -> bool:
+        if V1_MEMORY not in self.dirs:
+            return False
+        try:
+            for line in _read(self.dirs[V1_MEMORY] / "memory.oom_control").splitlines():
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1]) > 0
+            return int(_read(self.dirs[V1_MEMORY] / "memory.failcnt")) > 0
+        except (OSError, ValueError):
+            return False
+
     def kill(self) -> None:
         # A frozen task takes its SIGKILL when thawed.
         for _ in range(50):
@@ -200,18 +232,24 @@ class CgroupV2(Group):
     kind = "cgroup-v2"
     cpu_accounting = True
 
-    def __init__(self, cpus: tuple[int, ...] | None):
-        super().__init__(cpus)
+    def __init__(self, cpus: tuple[int, ...] | None, memory_bytes: int | None = None):
+        super().__init__(cpus, memory_bytes)
         base = CGROUP_ROOT / PREFIX
         base.mkdir(exist_ok=True)
         self.confined = False
-        for controllers, parent in (("+cpuset +cpu", CGROUP_ROOT), ("+cpuset +cpu", base)):
-            try:
-                _write(parent / "cgroup.subtree_control", controllers)
-            except OSError:
-                pass
+        for parent in (CGROUP_ROOT, base):
+            for controller in ("+cpuset", "+cpu", "+memory"):     # each alone: one refused is no reason to lose the others
+                try:
+                    _write(parent / "cgroup.subtree_control", controller)
+                except OSError:
+                    pass
         self.dir = base / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.dir.mkdir()
+        if memory_bytes and (self.dir / "memory.max").exists():
+            _write(self.dir / "memory.max", str(memory_bytes))
+            if (self.dir / "memory.swap.max").exists():
+                _write(self.dir / "memory.swap.max", "0")
+            self.memory_limited = True
         if cpus and (self.dir / "cpuset.cpus").exists():
             try:
                 _write(self.dir / "cpuset.cpus", ",".join(map(str, cpus)))
@@ -252,6 +290,15 @@ class CgroupV2(Group):
     def members(self) -> list[int]:
         return [int(p) for p in _read(self.dir / "cgroup.procs").split()]
 
+    def memory_hit(self) -> bool:
+        try:
+            for line in _read(self.dir / "memory.events").splitlines():
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1]) > 0
+        except (OSError, ValueError):
+            pass
+        return False
+
     def kill(self) -> None:
         try:
             _write(self.dir / "cgroup.kill", "1")
@@ -277,7 +324,7 @@ def reap_orphans() -> int:
     candidate was frozen: a frozen task takes no signal, not even its parent-death SIGKILL,
     so it would stay frozen for ever). Run before each new group; returns how many."""
     found: dict[int, list[Path]] = {}       # driver pid → its group's folders
-    for folder in [CGROUP_ROOT / c / PREFIX for c in V1] + [CGROUP_ROOT / PREFIX]:
+    for folder in [CGROUP_ROOT / c / PREFIX for c in V1 + (V1_MEMORY,)] + [CGROUP_ROOT / PREFIX]:
         try:
             names = os.listdir(folder)
         except OSError:
@@ -376,24 +423,25 @@ class _Watchdog:
                 pass
 
 
-def open_group(cpus: tuple[int, ...] | None, mode: str = "auto") -> Group:
-    """The best freezer this machine allows (mode: auto | cgroup-v2 | cgroup-v1 | signals)."""
+def open_group(cpus: tuple[int, ...] | None, mode: str = "auto", memory_bytes: int | None = None) -> Group:
+    """The best freezer this machine allows (mode: auto | cgroup-v2 | cgroup-v1 | signals),
+    its memory limited to memory_bytes where the memory controller is there."""
     reap_orphans()
     if mode in ("auto", "cgroup-v2") and (CGROUP_ROOT / "cgroup.controllers").exists():
         try:
-            return CgroupV2(cpus)
+            return CgroupV2(cpus, memory_bytes)
         except OSError:
             if mode != "auto":
                 raise
     if mode in ("auto", "cgroup-v1") and all((CGROUP_ROOT / c / "cgroup.procs").exists() for c in V1):
         try:
-            return CgroupV1(cpus)
+            return CgroupV1(cpus, memory_bytes)
         except OSError:
             if mode != "auto":
                 raise
     if mode not in ("auto", "signals"):
         raise FreezeError(f"freezer {mode!r} is not available here")
-    return Group(cpus)
+    return Group(cpus, memory_bytes)
 
 
 # ---- finding a candidate's processes without cgroups ----------------------------------

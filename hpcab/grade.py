@@ -14,6 +14,7 @@ import contextlib
 import datetime as _dt
 import math
 import os
+import secrets
 import time
 import uuid
 from pathlib import Path
@@ -48,6 +49,22 @@ Slot = Callable[[], ContextManager[tuple[int, ...]]]
 STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "implausible", "ok")
 # A case that ends so ends the grade: the later cases would only cost another limit each.
 FATAL = ("crashed", "timeout")
+# Repeated input sets enter a case's speedup only where the candidate's calls on them are
+# shown as slow as its calls on new sets (their median at least this share of the new sets'
+# median, over all sessions): a candidate that remembers answers gains at most 3 % by it.
+REPEAT_FLOOR = 0.97
+REPEAT_MIN_CALLS = 8        # ... on at least this many calls of each kind, else new sets only
+# A candidate this much faster on repeated sets than on new ones (at least MEMO_MIN_NS a call
+# on new ones) has its calls on repeated sets put to the roofline as well ("memoized").
+MEMO_RATIO = 2.0
+MEMO_MIN_NS = 20_000
+# A hidden case's grading takes the same time whatever the case holds: padded to, and cut
+# at, HIDDEN_PAD_FACTOR x the public cases' time per session x its sessions + HIDDEN_PAD_S,
+# so the answer's latency carries one bit of it (ran past that or not), no size, no time.
+HIDDEN_PAD_FACTOR = 1.5
+HIDDEN_PAD_S = 5.0
+# No session starts with less than this left of the grade's wall-clock limit.
+MIN_SESSION_S = 1.0
 
 
 @attrs.frozen
@@ -77,6 +94,8 @@ class CaseResult:
     session_counts: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
     # A distributed candidate (hpcab/mpi): each rank's time of each timed call, (calls, ranks).
     rank_samples_ns: np.ndarray | None = None
+    seconds: float = 0.0                      # wall time in its measurement slot, every session
+    cpu_charged_ns: int = 0                   # CPU time outside its calls' wall, charged to them (hpcab.driver)
 
     @property
     def sessions(self) -> int:
@@ -128,6 +147,20 @@ class Grade:
         return "; ".join(f"{c.case.label}: {c.message}" for c in self.cases if c.message)
 
 
+def _hidden_pad(case: Case, done: list[CaseResult], policy: Policy) -> float | None:
+    """How long a hidden case's grading takes, whatever it holds (HIDDEN_PAD_FACTOR): a
+    function of the public cases graded before it (their time per session) and of the
+    policy alone. None for a public case, or with no public case graded before it."""
+    if case.visibility != "hidden":
+        return None
+    public = [r for r in done if r.case.visibility != "hidden" and r.seconds > 0]
+    if not public:
+        return None
+    per_session = max(r.seconds / r.sessions for r in public)
+    sessions = max(policy.sessions, 1) if case.scored else 1
+    return HIDDEN_PAD_FACTOR * per_session * sessions + HIDDEN_PAD_S
+
+
 def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
     """Across cases: geometric means of the values and of the CI bounds (a conservative summary)."""
     if not parts:
@@ -141,58 +174,108 @@ def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
                baseline: PreparedBaseline | None = None, slot: Slot | None = None,
-               machine: "Machine | None" = None, kind: str = "c", mpi: dict | None = None) -> CaseResult:
+               machine: "Machine | None" = None, kind: str = "c", mpi: dict | None = None,
+               secret: bytes | None = None, budget: float | None = None) -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, each in a process of its own, timed call by
     call and interleaved by the measuring driver (hpcab/driver.py), which makes the inputs
     and checks every answer. The driver and its runners run inside the measurement slot.
-    kind: how the candidate is called (hpcab.build.target_kind of its language)."""
+    kind: how the candidate is called (hpcab.build.target_kind of its language).
+    secret: the grade's (hpcab.case.session_case; None: fresh random bytes). budget: the
+    seconds the case may spend in its slot, every session together (None: no bound beyond
+    each session's own limit)."""
+    secret = secrets.token_bytes(32) if secret is None else secret
     waited = time.monotonic()
     with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
-        waited = time.monotonic() - waited
+        began = time.monotonic()
+        waited = began - waited
         policy = attrs.evolve(policy, cpus=tuple(cpus)) if cpus else policy
         targets = ([Target(CANDIDATE, kind, library, mpi=mpi)] if library is not None else []) + [
             Target(NUMPY, "python", trusted=True)]
         extra = baseline.target if baseline is not None else None
-        run, counts = _sessions(kernel, case, targets, extra, harness, policy)
+        run, counts = _sessions(kernel, case, targets, extra, harness, policy, secret,
+                                None if budget is None else began + budget)
+        seconds = time.monotonic() - began
     result = _judge_run(kernel, case, library, baseline, run, extra, counts, policy.drift)
     # A tiny edge shape (not scored) is checked for correctness only: its time is not in the
     # speedup, and at a few hundred nanoseconds the round trip's jitter alone could put it
     # under the roofline.
     if result.status == "ok" and machine is not None and case.scored:
         result = roofline_check(kernel, result, machine)
-    return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited)
+    return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited, seconds=seconds,
+                        cpu_charged_ns=run.cpu_charged_ns)
 
 
 def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target | None, harness: Path | None,
-              policy: Policy) -> tuple[RunResult, dict[str, tuple[int, ...]]]:
+              policy: Policy, secret: bytes | None = None,
+              deadline: float | None = None) -> tuple[RunResult, dict[str, tuple[int, ...]]]:
     """The case measured in policy.sessions independent sessions (one if it is not scored):
     each a measuring driver of its own with fresh runners, its own input sets
     (hpcab.case.session_case) and the targets' order rotated, so that which process starts
     first and which target leads a round changes from one session to the next. A failure,
-    a wrong answer or a flag ends the case at that session."""
+    a wrong answer or a flag ends the case at that session. deadline (time.monotonic()): when
+    the case's budget runs out; a session gets at most what is left of it."""
     k = max(policy.sessions, 1) if case.scored else 1
     one = session_policy(policy, k)
     runs: list[RunResult] = []
     for s in range(k):
+        limited = one
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left < MIN_SESSION_S:
+                runs.append(RunResult("timeout", f"the grade's wall-clock limit was reached before measuring session "
+                                                 f"{s + 1} of {k}", {}, {}, "", 0.0, failed_target=CANDIDATE,
+                                      failed_phase="loading"))
+                break
+            if left < one.timeout_seconds:
+                limited = attrs.evolve(one, timeout_seconds=left)
         everyone = targets + ([extra] if extra is not None else [])
         turn = s % len(everyone)
-        runs.append(run_case(kernel, session_case(case, s), everyone[turn:] + everyone[:turn], harness, one))
-        last = runs[-1]
-        if extra is not None and extra.name in last.target_errors:
+        run = run_case(kernel, session_case(case, s, secret), everyone[turn:] + everyone[:turn], harness, limited)
+        if run.status == "timeout" and limited is not one:
+            run = attrs.evolve(run, message=f"the grade's wall-clock limit was reached while {run.failed_phase} "
+                                            f"target {run.failed_target!r}")
+        runs.append(run)
+        if extra is not None and extra.name in run.target_errors:
             extra = None                 # dropped: the baseline failed, the others go on
-        if last.status != "ok" or last.cpu or (last.verdict and not last.verdict["correct"]):
+        if run.status != "ok" or run.cpu or (run.verdict and not run.verdict["correct"]):
             break
-    if any(r.memo for r in runs):
-        runs = [_new_sets_only(r) for r in runs]
-    return _merge(runs)
+    return _merge(_judge_repeats(runs))
+
+
+def _judge_repeats(runs: list[RunResult]) -> list[RunResult]:
+    """The sessions, their rounds on repeated input sets kept only where the candidate was as
+    slow on those as on new sets (REPEAT_FLOOR, over every session's calls). Which rounds
+    repeat is the driver's secret draw, but a candidate can tell a set it has seen by its
+    contents: what it does with that gains it nothing here. Much faster on repeated sets
+    (MEMO_RATIO), its median call there is kept for the roofline (roofline_check)."""
+    from hpcab.driver import MIN_FRESH
+    new, seen = [], []
+    for r in runs:
+        # The session's first rounds are all new sets, and the coldest: left out of the
+        # comparison, which then sets new and repeated sets drawn over the same rounds.
+        calls = list(zip(r.samples_ns.get(CANDIDATE, ()), r.fresh.get(CANDIDATE, ())))
+        for ns, fresh in calls[MIN_FRESH:]:
+            (new if fresh else seen).append(int(ns))
+    if not any(not f for r in runs for f in r.fresh.get(CANDIDATE, ())):
+        return runs
+    a = float(np.median(new)) if new else math.inf
+    b = float(np.median(seen)) if seen else 0.0
+    if len(new) >= REPEAT_MIN_CALLS and len(seen) >= REPEAT_MIN_CALLS and b >= REPEAT_FLOOR * a:
+        return runs
+    runs = [_new_sets_only(r) for r in runs]
+    if new and seen and a >= MEMO_MIN_NS and a / max(b, 1.0) > MEMO_RATIO:
+        memo = (f"its calls on input sets it had already seen took {b / 1e3:.3g} µs (median), {a / max(b, 1.0):.2g}× "
+                f"less than its calls on new sets ({a / 1e3:.3g} µs; {len(seen)} and {len(new)} calls)")
+        runs[-1] = attrs.evolve(runs[-1], memo=memo, memo_seen_ns=b)
+    return runs
 
 
 def _new_sets_only(run: RunResult) -> RunResult:
     """The run with only the rounds whose input set was new to every target: the candidate
-    was confirmed faster on sets it had seen, so repeated rounds would time what it (or the
-    machine's branch predictor) remembered rather than what it computes. Every target keeps
-    the same rounds, so the speedups still compare calls on the same sets."""
+    was faster on sets it had seen, so repeated rounds would time what it (or the machine's
+    branch predictor) remembered rather than what it computes. Every target keeps the same
+    rounds, so the speedups still compare calls on the same sets."""
     keep = {t: np.asarray(run.fresh.get(t, [True] * len(v)), dtype=bool) for t, v in run.samples_ns.items()}
     return attrs.evolve(
         run, samples_ns={t: v[keep[t]] for t, v in run.samples_ns.items()},
@@ -234,6 +317,7 @@ def _merge(runs: list[RunResult]) -> tuple[RunResult, dict[str, tuple[int, ...]]
         fresh={t: [f for r in runs for f in r.fresh.get(t, [])] for t in names}, verdict=verdict,
         timer_overhead_ns=median("timer_overhead_ns"), timer_overhead_c_ns=median("timer_overhead_c_ns"),
         candidate_ping_ns=median("candidate_ping_ns"), cpu_excess_ns=sum(excess) if excess else None,
+        cpu_charged_ns=sum(r.cpu_charged_ns for r in runs),
         durations=durations, memo=next((r.memo for r in runs if r.memo), ""),
         memo_seen_ns=next((r.memo_seen_ns for r in runs if r.memo), None),
         rank_samples_ns=(np.concatenate(ranked) if (ranked := [r.rank_samples_ns for r in runs
@@ -374,10 +458,22 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         # The roofline bounds one process on this machine's slot: R ranks are not bound by it.
         machine = _machine(toolchains, policy, kernel, slot) if roofline and mpi is None else None
         lap("prepare")
+        # The grade's secret: every input set it times or checks derives from it (hpcab.case).
+        secret = secrets.token_bytes(32)
+        measured = 0.0        # seconds in measurement slots so far: what the grade's limit bounds
         for case in cases:
             say(f"running {case.describe()}")
+            budget = policy.grade_seconds - measured
+            pad = _hidden_pad(case, results, policy)
+            if pad is not None:
+                budget = min(budget, pad)
             results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine,
-                                      "mpi" if mpi else target_kind(candidate.language), mpi))
+                                      "mpi" if mpi else target_kind(candidate.language), mpi, secret, budget))
+            measured += results[-1].seconds
+            if pad is not None and results[-1].seconds < pad:
+                # Out of the slot: the answer waits, no measuring core does.
+                time.sleep(pad - results[-1].seconds)
+                durations["hidden_pad"] = durations.get("hidden_pad", 0.0) + pad - results[-1].seconds
             if results[-1].status in FATAL:
                 break
         if any(r.flag == "roofline" for r in results):
@@ -396,6 +492,8 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         policy = attrs.evolve(policy, cpus=tuple(used))
     env = fingerprint(toolchains, policy.threads, policy.cpus, kernel.corpus_root)
     durations["slot_wait"] = sum(r.slot_wait_seconds for r in results)
+    # In measurement slots, public cases only: what an agent's hidden cases' padding derives from.
+    durations["public_cases"] = sum(r.seconds for r in results if r.case.visibility != "hidden")
     for key in ("startup", "generate", "check", "teardown"):
         durations[f"driver_{key}"] = sum(r.durations.get(key, 0.0) for r in results)
     durations["timed"] = sum(float(s.sum()) for r in results for s in r.samples_ns.values()) / 1e9

@@ -29,6 +29,7 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
     nothing of it either (docs/judge_api.md, "What an agent is told of a hidden case").
     The judge's database keeps the full grade (hpcab.record.finish_submission)."""
     cases = [_case_document(c, redact_hidden) for c in g.cases]
+    over_numpy, over_baseline = _public_speedups(g) if redact_hidden else (g.speedup_numpy, g.speedup_baseline)
     message = g.message
     if redact_hidden and g.status != "build_error":     # rebuilt from the redacted cases
         message = "; ".join(f"{c['label']}: {c['message']}" for c in cases if c["message"])
@@ -39,10 +40,10 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
         "compilers": dict(g.compilers), "compiler_warnings": list(g.compiler_warnings),
         "flagset_overridden": list(g.build.overrides),
         "label": g.candidate.label, "build_cached": g.build.cached, "build_diagnostics": g.build.diagnostics,
-        "speedup_vs_numpy": speedup_json(g.speedup_numpy),
+        "speedup_vs_numpy": speedup_json(over_numpy),
         "baseline": g.baseline, "baseline_origin": g.baseline_origin or None,
         "baseline_error": _baseline_error(g, redact_hidden),
-        "speedup_vs_baseline": speedup_json(g.speedup_baseline),
+        "speedup_vs_baseline": speedup_json(over_baseline),
         "policy": {"threads": g.policy.threads, "cpus": list(g.policy.cpus) if g.policy.cpus else None,
                    "sandbox": g.policy.sandbox},
         "environment_id": g.environment["id"],
@@ -58,13 +59,27 @@ def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidd
     return doc
 
 
+def _public_speedups(g) -> tuple:
+    """The grade's speedups as an agent is shown them: over its public scored cases alone. The
+    grade's own (public and hidden cases), which the judge's database and the leaderboard
+    keep, would give away the hidden cases' with the public ones shown beside them."""
+    if not any(c.case.visibility == HIDDEN for c in g.cases) or g.speedup_numpy is None:
+        return g.speedup_numpy, g.speedup_baseline
+    from hpcab.grade import geometric_mean_speedup
+    public = [c for c in g.cases if c.case.visibility != HIDDEN and c.case.scored]
+    numpy = geometric_mean_speedup([c.speedup_numpy for c in public]) if all(c.speedup_numpy for c in public) else None
+    base = (geometric_mean_speedup([c.speedup_baseline for c in public])
+            if g.speedup_baseline is not None and all(c.speedup_baseline for c in public) else None)
+    return numpy, base
+
+
 # The grade's own durations an agent is shown when it has hidden cases: those that do not
 # depend on the cases, and slot_wait, timed, candidate_timed and each driver_<part> summed
 # over its public cases only (a hidden case's timed seconds would time it: the edge shape
 # is not scored, so nothing else does). "cases" (the wall time of every case) is left out;
 # the judge adds "judge_total", which tells the agent no more than its own clock around
 # the request.
-CASE_FREE_DURATIONS = ("build", "prepare", "finish")
+CASE_FREE_DURATIONS = ("build", "prepare", "finish", "public_cases")
 DRIVER_PREFIX = "driver_"
 
 

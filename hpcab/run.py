@@ -40,7 +40,12 @@ class Policy:
     max_repetitions: int = 1000
     target_seconds: float = 1.0      # stop once the slowest target has this much timed work
     max_seconds: float = 30.0        # ... or once this much wall time has passed
-    timeout_seconds: float = 120.0   # the child is killed after this
+    timeout_seconds: float = 120.0   # the child is killed after this (one measuring session)
+    # The wall-clock limit of a grade's measuring: all its cases and sessions together, their
+    # loads, warm-ups and checks included (hpcab.grade). A session's own limit is the smaller
+    # of timeout_seconds and what is left of this, so a candidate that idles in every
+    # session's warm-up holds a measuring slot at most this long per grade.
+    grade_seconds: float = 600.0
     # Independent measuring sessions per scored case (a driver and its runners each): the
     # repetitions and the two budgets above are split between them (session_policy), and
     # the interval comes from the variation between them too (hpcab.measure). More sessions
@@ -146,6 +151,7 @@ class RunResult:
     timer_overhead_c_ns: float | None = None    # the round trip of a trusted C runner (subtracted from C targets)
     memo_seen_ns: float | None = None           # with memo: the candidate's median call on the repeated set
     rank_samples_ns: np.ndarray | None = None   # a distributed candidate: (timed calls, ranks), each rank's time
+    cpu_charged_ns: int = 0     # CPU time beyond its calls' wall time, added to its samples (hpcab.driver)
 
 
 def _limits():
@@ -240,7 +246,8 @@ def _drive(job: dict, policy: Policy) -> RunResult:
                      r["cpu_excess_ns"], r["freezer"], r["candidate_ping_ns"], r["durations"],
                      timer_overhead_c_ns=r["timer_overhead_c_ns"], memo_seen_ns=r["memo_seen_ns"],
                      rank_samples_ns=(np.asarray(r["rank_samples_ns"], dtype=np.int64)
-                                      if r.get("rank_samples_ns") else None))
+                                      if r.get("rank_samples_ns") else None),
+                     cpu_charged_ns=r.get("cpu_charged_ns", 0))
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

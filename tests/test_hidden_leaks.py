@@ -58,7 +58,7 @@ assert "nanosleep(&t, 0)" in SIZES_IN_TIME
 JUDGE_ARGS = ("--kernels", "gemm", "--target-seconds", "0.2", "--timeout", "10", "--workers", "1", "--sessions", "2")
 # What an agent may be shown of a hidden case; every other field is null.
 STATUS_FIELDS = {"label", "visibility", "status", "message"}
-AGENT_DURATIONS = {"build", "prepare", "finish", "slot_wait", "timed", "candidate_timed", "judge_total"}
+AGENT_DURATIONS = {"build", "prepare", "finish", "slot_wait", "timed", "candidate_timed", "judge_total", "public_cases"}
 
 
 def agent_durations(doc: dict) -> bool:

@@ -84,24 +84,38 @@ def test_an_implausible_grade_waits_for_a_review(corpus, toolchains, fast_policy
     assert (row["verdict"], row["note"]) == ("rejected", "copied answers")
 
 
-def test_faster_on_seen_sets_is_confirmed_only_when_pairs_on_new_sets_agree():
-    from hpcab.driver import _memo_confirmed, _memo_suspect
+def _session(first: list[int], pattern: list[tuple[int, bool]]):
+    """A session's RunResult: its first rounds (all on new sets), then (ns, new set?) rounds."""
+    from hpcab.run import RunResult
+    ns = first + [n for n, _ in pattern]
+    fresh = [True] * len(first) + [f for _, f in pattern]
+    return RunResult("ok", "", {"candidate": np.array(ns), "numpy": np.array([100_000] * len(ns))}, {}, "", 1.0,
+                     sample_sets={"candidate": list(range(len(ns))), "numpy": list(range(len(ns)))},
+                     fresh={"candidate": fresh, "numpy": fresh})
 
-    # Rounds repeat input sets only once generating new ones got costly. A busy stretch of
-    # the machine during the first (new) sets makes them look slow: suspected ...
-    fresh = [True] * 8 + [False] * 20
-    busy_start = [90_000] * 8 + [30_000] * 20
-    assert _memo_suspect(busy_start, fresh)
-    # ... but the confirmation pairs a new set with a seen one, next to each other in time:
-    # honest code takes as long on both, so nothing is confirmed.
-    assert _memo_confirmed([(31_000, 30_000), (29_500, 30_500), (30_000, 29_000)] * 2) == ("", None)
-    # Slow on every new set, fast on every seen one, also pair by pair: confirmed, with the
-    # median call on the seen set (what the grade compares with the roofline).
-    seen, seen_ns = _memo_confirmed([(90_000, 1_000)] * 5 + [(90_000, 2_000)])
-    assert "already seen took 1 µs" in seen and "90× less" in seen and seen_ns == 1_000
-    # Too short to tell: never confirmed.
-    assert _memo_confirmed([(9_000, 100)] * 6) == ("", None)
-    assert not _memo_suspect([90_000] * 10, [True] * 10)
+
+def test_repeated_sets_count_only_where_the_candidate_is_as_slow_on_them():
+    from hpcab.driver import MIN_FRESH
+    from hpcab.grade import _judge_repeats
+    cold = [90_000] * MIN_FRESH          # a session's first rounds: new sets, and the coldest
+    honest = [(30_000 + 50 * (i % 7), i % 2 == 0) for i in range(40)]
+    runs = [_session(cold, honest) for _ in range(2)]
+    # As fast on repeated sets as on new ones drawn over the same rounds (the cold start left
+    # out of the comparison): every round counts.
+    assert _judge_repeats(runs) == runs
+    # Faster on repeated sets, if only by 10 % (a memo paced far under the old 2x detector):
+    # only the rounds on new sets count, for every target alike, and nothing is flagged.
+    paced = [(30_000 if f else 27_000, f) for _, f in honest]
+    kept = _judge_repeats([_session(cold, paced)])
+    assert kept[0].fresh["candidate"] == [True] * len(kept[0].samples_ns["candidate"])
+    assert len(kept[0].samples_ns["numpy"]) == MIN_FRESH + 20 and kept[0].memo == ""
+    # Many times faster: the same, and its median call on seen sets kept for the roofline.
+    memo = [(30_000 if f else 1_000, f) for _, f in honest]
+    (kept,) = _judge_repeats([_session(cold, memo)])
+    assert "already seen took 1 µs" in kept.memo and "30× less" in kept.memo and kept.memo_seen_ns == 1_000
+    # Too few calls of either kind to show it: new sets only.
+    few = _judge_repeats([_session(cold, [(30_000, True), (30_000, False), (30_000, False)])])
+    assert len(few[0].samples_ns["candidate"]) == MIN_FRESH + 1
 
 
 def test_a_run_faster_on_seen_sets_keeps_only_the_rounds_on_new_sets():
@@ -130,9 +144,12 @@ def test_faster_on_seen_sets_but_not_beyond_the_roofline_is_timed_on_new_sets_on
     g = grade(k, padded, [preset_case(k, "S")], toolchains, policy=policy, baseline=False)
     case = g.cases[0]
     assert g.status == "ok" and case.flag is None, (g.status, g.message)
-    assert case.message.startswith("timed on new input sets only: its calls on an input set it had already seen"), \
-        case.message
-    assert case.memo_seen_ns is not None and case.memo_seen_ns < case.timing.median_ns / 2
+    # Its message says so where the repeated calls were more than twice as fast (2.5x here,
+    # less on a loaded machine); either way they are out of its time.
+    if case.message:
+        assert case.message.startswith("timed on new input sets only: its calls on input sets it had already "
+                                       "seen"), case.message
+        assert case.memo_seen_ns is not None and case.memo_seen_ns < case.timing.median_ns / 2
     # Only the new sets' rounds are kept, for every target alike.
     rounds = len(case.samples_ns["candidate"])
     assert rounds == len(case.samples_ns["numpy"]) and rounds < policy.min_repetitions

@@ -90,6 +90,8 @@ class JudgeConfig:
     sessions: int = Policy().sessions        # measuring sessions per scored case (hpcab serve --sessions)
     drift: float = Policy().drift            # grade-to-grade variation added to intervals (--drift)
     build_seconds: float = 60.0              # a compile's wall-clock limit (hpcab serve --build-timeout)
+    grade_seconds: float = Policy().grade_seconds    # a grade's measuring, all cases (--grade-timeout)
+    memory_bytes: int = Policy().memory_bytes        # a candidate's processes together (--memory-gib)
     secret_file: Path | None = None          # None: <db>.secret, created on first start
     corpus_root: Path | None = None
     slot_dir: Path | None = None             # None: the machine-wide default
@@ -139,7 +141,8 @@ class Judge:
         self.policy = Policy(threads=config.threads, target_seconds=config.target_seconds, sessions=config.sessions,
                              drift=config.drift,
                              timeout_seconds=config.timeout_seconds, sandbox=config.sandbox,
-                             build_seconds=config.build_seconds)
+                             build_seconds=config.build_seconds, grade_seconds=config.grade_seconds,
+                             memory_bytes=config.memory_bytes)
         self.environment = fingerprint(self.toolchains, config.threads, None, self.corpus_root)
         self._local = threading.local()
         self._lock = threading.Lock()

@@ -60,6 +60,33 @@ def launch_argv(launcher: str, ranks: int) -> list[str]:
     return ["srun", f"--ntasks={ranks}", "--mpi=pmix", "--kill-on-bad-exit=1", "--quiet", "--overlap"]
 
 
+RANK_FOLDER = "hpcab-mpi-"
+
+
+def reap_rank_folders(where: Path) -> int:
+    """Remove the ranks' folders whose driver is dead (killed before it could remove its own);
+    returns how many."""
+    removed = 0
+    try:
+        names = os.listdir(where)
+    except OSError:
+        return 0
+    for name in names:
+        pid = name.removeprefix(RANK_FOLDER).split("-")[0]
+        if not name.startswith(RANK_FOLDER) or not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue            # its driver is alive
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        shutil.rmtree(where / name, ignore_errors=True)
+        removed += 1
+    return removed
+
+
 class RankGroup(Frozen):
     kind = "mpi"
     optional = False
@@ -80,7 +107,10 @@ class RankGroup(Frozen):
         policy = job["policy"]
         sandboxed = policy["sandbox"] == "bubblewrap" and self.launcher == "mpirun"
         shm = Path("/dev/shm")
-        self.dir = Path(tempfile.mkdtemp(prefix="hpcab-mpi-", dir=shm if shm.is_dir() else None))
+        reap_rank_folders(shm)
+        # Named by the driver's pid: a judge killed outright leaves it, the next one removes it.
+        # Its size is the ranks' memory group's (pages in tmpfs are charged to who writes them).
+        self.dir = Path(tempfile.mkdtemp(prefix=f"{RANK_FOLDER}{os.getpid()}-", dir=shm if shm.is_dir() else None))
         self.dir.chmod(0o755)
         # Per rank: its tiles (array → (axis, owned indices)), its buffer's views, its pipes.
         self.split = {p.name: kernel.mpi.split_of(p.name).axis for p in mpi_params(kernel)
