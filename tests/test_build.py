@@ -203,3 +203,34 @@ def test_overrides_are_recorded_with_the_build_cached_or_not(toolchains, tmp_pat
     assert first.ok and second.cached
     assert first.overrides == second.overrides == ('line 1: #pragma GCC optimize ("Ofast")',)
     assert build(candidate_from_file(EXAMPLES / "gemm.c"), toolchains, "opt", cache_root=tmp_path).overrides == ()
+
+
+def test_a_product_over_the_size_limit_is_a_build_error_and_leaves_nothing(toolchains, tmp_path):
+    ballast = "__attribute__((used)) static volatile unsigned char ballast[3 << 20] = {1};\n"
+    source = ballast + (EXAMPLES / "gemm.c").read_text()
+    limits = BuildLimits(product_bytes=1 << 20)
+    b = build(Candidate(source, "c"), toolchains, cache_root=tmp_path, limits=limits)
+    assert not b.ok and b.library is None
+    assert b.diagnostics.startswith("hpcab: the built candidate.so is 3 MiB, over the 1 MiB a build may leave")
+    assert not [p for p in tmp_path.rglob("*") if p.is_file() and p.stat().st_size > 1 << 20]
+    again = build(Candidate(source, "c"), toolchains, cache_root=tmp_path, limits=limits)
+    assert again.cached and not again.ok         # the source's doing: cached as a failure
+    assert build(Candidate((EXAMPLES / "gemm.c").read_text(), "c"), toolchains, cache_root=tmp_path,
+                 limits=limits).ok
+
+
+def test_the_cache_is_pruned_oldest_first_but_never_what_was_just_used(toolchains, tmp_path):
+    from hpcab.build import CACHE_GRACE_S, prune_cache
+    builds = [build(Candidate((EXAMPLES / "gemm.c").read_text() + f"\n/* {i} */\n", "c"), toolchains,
+                    cache_root=tmp_path) for i in range(4)]
+    entries = [b.library.parent for b in builds]
+    size = sum(f.stat().st_size for f in entries[0].iterdir())
+    old = time.time() - 2 * CACHE_GRACE_S
+    for age, entry in enumerate(entries[:3]):         # three used long ago, the first the longest
+        os.utime(entry / "build.json", (old - 100 * (3 - age), old - 100 * (3 - age)))
+    removed = prune_cache(tmp_path, limit_bytes=int(2.5 * size))
+    assert removed >= size
+    assert [e.exists() for e in entries] == [False, False, True, True]
+    # A cache hit renews an entry; within the grace nothing goes, whatever the limit.
+    build(Candidate((EXAMPLES / "gemm.c").read_text() + "\n/* 2 */\n", "c"), toolchains, cache_root=tmp_path)
+    assert prune_cache(tmp_path, limit_bytes=0) == 0 and entries[2].exists() and entries[3].exists()

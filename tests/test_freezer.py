@@ -227,3 +227,40 @@ def test_a_frozen_candidate_whose_watchdog_died_too_is_reaped_by_the_next_group(
             os.kill(child, 9)
         except OSError:
             pass
+
+
+# Writes 256 MiB into a memfd with write(): pages no process maps, which an address-space
+# limit does not see. Prints "held" if it got there.
+MEMFD_HOLD = r"""
+import os
+fd = os.memfd_create("hold")
+chunk = b"\x5a" * (16 << 20)
+for _ in range(16):
+    os.write(fd, chunk)
+print("held", flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", [m for m in MODES if m != "signals"])
+def test_the_group_memory_limit_counts_memfd_pages(mode):
+    group = freezer.open_group(None, mode, memory_bytes=128 << 20)
+    if not group.memory_limited:
+        group.close()
+        pytest.skip(f"no memory controller under {mode} here")
+    try:
+        out = subprocess.run([sys.executable, "-c", MEMFD_HOLD], capture_output=True, text=True,
+                             preexec_fn=group.enter, timeout=60)
+        hit = group.memory_hit()
+    finally:
+        group.close()
+    assert "held" not in out.stdout and out.returncode == -9, (out.returncode, out.stdout, out.stderr[-300:])
+    assert hit
+    # Without the limit the same process holds its 256 MiB and ends normally.
+    free = freezer.open_group(None, mode)
+    try:
+        ok = subprocess.run([sys.executable, "-c", MEMFD_HOLD], capture_output=True, text=True,
+                            preexec_fn=free.enter, timeout=60)
+        assert not free.memory_hit()
+    finally:
+        free.close()
+    assert ok.returncode == 0 and "held" in ok.stdout

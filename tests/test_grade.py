@@ -110,3 +110,72 @@ def test_memory_limit_is_enforced(corpus, toolchains, fast_policy, tmp_path):
     policy = attrs.evolve(fast_policy, memory_bytes=1 << 30, timeout_seconds=20)
     g = _grade(corpus, toolchains, policy, "gemm", src)
     assert g.status == "crashed" and "SIGABRT" in g.cases[0].message
+
+
+EXPLOITS = EXAMPLES.parent / "tests" / "exploits"
+
+
+def test_a_hidden_case_takes_the_time_the_public_cases_set_whatever_it_holds(corpus, toolchains, fast_policy):
+    """tests/exploits/hidden_latency.c sleeps NI x 4 ms in each warm-up of a hidden shape:
+    at NI=10 and NI=300 the hidden case's grading, padded, takes the same time, a function
+    of the public case's time per session alone (hpcab.grade._hidden_pad)."""
+    import attrs
+    from hpcab.build import Candidate
+    from hpcab.grade import HIDDEN_PAD_FACTOR, HIDDEN_PAD_S
+    k = corpus.get("gemm")
+    latency = Candidate((EXPLOITS / "hidden_latency.c").read_text(), "c")
+    for ni in (10, 300):
+        hidden = attrs.evolve(explicit_case(k, {"NI": ni, "NJ": 60, "NK": 50}, seed=7), visibility="hidden",
+                              label="hidden-S1")
+        g = grade(k, latency, [preset_case(k, "S"), hidden], toolchains, policy=fast_policy, baseline=False)
+        public, secret = g.cases
+        assert g.status == "ok", g.message
+        pad = HIDDEN_PAD_FACTOR * public.seconds / public.sessions * fast_policy.sessions + HIDDEN_PAD_S
+        assert secret.seconds < pad and secret.seconds + g.durations["hidden_pad"] == pytest.approx(pad, abs=0.05)
+        assert g.durations["public_cases"] == pytest.approx(public.seconds)
+
+
+def test_a_hidden_case_past_its_padding_is_a_timeout(corpus, toolchains, fast_policy):
+    import attrs
+    from hpcab.build import Candidate
+    k = corpus.get("gemm")
+    slow = Candidate((EXPLOITS / "hidden_latency.c").read_text().replace("NI * 4", "NI * 100"), "c")
+    hidden = attrs.evolve(explicit_case(k, {"NI": 90, "NJ": 60, "NK": 50}, seed=7), visibility="hidden")
+    g = grade(k, slow, [preset_case(k, "S"), hidden], toolchains, policy=fast_policy, baseline=False)
+    assert g.cases[0].status == "ok" and g.cases[1].status == "timeout", g.message
+    assert "the grade's wall-clock limit was reached" in g.cases[1].message
+
+
+def test_one_wall_clock_limit_per_grade_whatever_its_sessions(corpus, toolchains, fast_policy):
+    """tests/exploits/slot_hold.c sleeps 8 s in every session's warm-up, under the session
+    limit (30 s); the grade's own limit (6 s) stops it, whatever the number of sessions."""
+    import time
+
+    import attrs
+    from hpcab.build import Candidate
+    k = corpus.get("gemm")
+    hold = Candidate((EXPLOITS / "slot_hold.c").read_text(), "c")
+    policy = attrs.evolve(fast_policy, sessions=4, timeout_seconds=30, grade_seconds=6)
+    started = time.monotonic()
+    g = grade(k, hold, [preset_case(k, "S")], toolchains, policy=policy, baseline=False)
+    assert g.status == "timeout" and "the grade's wall-clock limit was reached" in g.cases[0].message, g.message
+    assert time.monotonic() - started < 6 + 10          # the limit, build and start-up
+
+
+def test_an_agent_is_shown_the_public_cases_speedup_only(corpus, toolchains, fast_policy):
+    import attrs
+    from hpcab.build import Candidate
+    from hpcab.gradedoc import grade_document
+    from hpcab.grade import geometric_mean_speedup
+    k = corpus.get("gemm")
+    hidden = attrs.evolve(explicit_case(k, {"NI": 70, "NJ": 60, "NK": 50}, seed=7), visibility="hidden")
+    g = grade(k, Candidate((EXPLOITS / "hidden_speedup.c").read_text(), "c"), [preset_case(k, "S"), hidden],
+              toolchains, policy=fast_policy)
+    assert g.status == "ok", g.message
+    public = g.cases[0]
+    both = geometric_mean_speedup([c.speedup_numpy for c in g.cases])
+    assert g.speedup_numpy == both                                  # the record's: every scored case
+    shown = grade_document(g, "submit", redact_hidden=True)
+    assert shown["speedup_vs_numpy"]["value"] == public.speedup_numpy.value
+    assert shown["speedup_vs_baseline"]["value"] == public.speedup_baseline.value
+    assert grade_document(g)["speedup_vs_numpy"]["value"] == both.value

@@ -372,3 +372,17 @@ def test_a_fortran_candidate_built_with_mpifort_grades_on_cyclic_rows(corpus, to
               policy=_policy(fast_policy), ranks=3, roofline=False)
     assert g.correct, g.message
     assert g.build.compiler == "mpifort" and g.mpi["distribution"] == {"A": "cyclic", "C": "cyclic"}
+
+
+def test_ranks_folders_of_dead_drivers_are_removed_and_live_ones_kept(tmp_path):
+    from hpcab.mpi.ranks import RANK_FOLDER, reap_rank_folders
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    gone = tmp_path / f"{RANK_FOLDER}{dead.pid}-abc"
+    kept = tmp_path / f"{RANK_FOLDER}{os.getpid()}-def"
+    other = tmp_path / "not-ours-1"
+    for d in (gone, kept, other):
+        d.mkdir()
+        (d / "0.buf").write_bytes(b"x" * 4096)
+    assert reap_rank_folders(tmp_path) == 1
+    assert not gone.exists() and kept.exists() and other.exists()

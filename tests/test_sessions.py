@@ -106,3 +106,16 @@ def test_input_sets_of_two_sessions_differ(corpus):
     seeds = {input_set_case(session_case(case, s), i).seed for s in range(4) for i in range(-2, 20)}
     assert len(seeds) == 4 * 22
     assert session_case(case, 0) == case
+
+
+def test_with_the_grade_secret_no_session_seed_follows_from_public_data(corpus):
+    k = corpus.get("gemm")
+    case = preset_case(k, "S")
+    secret, other = b"s" * 32, b"t" * 32
+    seeds = [session_case(case, s, secret).seed for s in range(8)]
+    public = {session_case(case, s).seed for s in range(8)}
+    assert len(set(seeds)) == 8 and not set(seeds) & public and case.seed not in seeds
+    assert seeds == [session_case(case, s, secret).seed for s in range(8)]            # the grade's own, stable
+    assert not set(seeds) & {session_case(case, s, other).seed for s in range(8)}      # another grade's differ
+    # The sizes, the kernel and the visibility stay the case's: only the seed is secret.
+    assert attrs.evolve(session_case(case, 3, secret), seed=case.seed) == case
