@@ -32,8 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hpcab.baseline import AUTOPAR_FLAGSET, baseline_name  # noqa: E402
-from hpcab.build import Candidate  # noqa: E402
+from hpcab.baseline import AUTOPAR_FLAGSET, as_candidate, baseline_name  # noqa: E402
 from hpcab.case import preset_case  # noqa: E402
 from hpcab.corpus import load_corpus  # noqa: E402
 from hpcab.grade import grade  # noqa: E402
@@ -41,18 +40,6 @@ from hpcab.run import Policy  # noqa: E402
 from hpcab.toolchain import load_toolchains  # noqa: E402
 
 TRACKS = ("scientific_computing", "loop_level_reasoning", "machine_learning")
-
-
-def baseline_as_candidate(kernel) -> tuple[Candidate, str | None]:
-    """The track's baseline, as a candidate would hand it in: (candidate, flag set)."""
-    name = baseline_name(kernel)
-    if name == "c-autopar":
-        from hpcab.translate import translate
-        return Candidate(translate(kernel, "c", AUTOPAR_FLAGSET).source, "c", label="aa-autopar.c"), AUTOPAR_FLAGSET
-    source = kernel.reference_path.read_text()
-    if name == "numba":
-        source += f"\n\nimport numba as _numba\n{kernel.name} = _numba.njit({kernel.name})\n"
-    return Candidate(source, "python", label=f"aa-{name}.py"), None
 
 
 def pick(corpus, per_track: int, seed: int) -> list:
@@ -107,7 +94,7 @@ def main() -> int:
     rows: dict[str, list[tuple[str, float, float, float, str]]] = {}
     with load(args.load):
         for k in kernels:
-            candidate, flags = baseline_as_candidate(k)
+            candidate, flags = as_candidate(k)
             started = time.monotonic()
             g = grade(k, candidate, [preset_case(k, "S")], toolchains, flags, policy=policy)
             sp = g.speedup_baseline

@@ -65,6 +65,22 @@ def prepare_baseline(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline
     return _prepare_c_autopar(kernel, toolchains)
 
 
+def as_candidate(kernel: Kernel) -> tuple[Candidate, str | None]:
+    """The track's baseline as a candidate would hand it in, for an A/A test (the judge must
+    grade it 1x against itself): (candidate, flag set). c-autopar: the translator's C with
+    the autopar flag set; numba: the reference with numba.njit, a Python candidate; numpy:
+    the reference itself, a Python candidate."""
+    name = baseline_name(kernel)
+    if name == "c-autopar":
+        from hpcab.translate import translate
+        source = translate(kernel, "c", AUTOPAR_FLAGSET).source
+        return Candidate(source, "c", label="aa-autopar.c"), AUTOPAR_FLAGSET
+    source = kernel.reference_path.read_text()
+    if name == "numba":
+        source += f"\n\nimport numba as _numba\n{kernel.name} = _numba.njit({kernel.name})\n"
+    return Candidate(source, "python", label=f"aa-{name}.py"), None
+
+
 def _prepare_c_autopar(kernel: Kernel, toolchains: Toolchains) -> PreparedBaseline:
     name = "c-autopar"
     try:

@@ -497,7 +497,10 @@ def measure(job: dict) -> dict:
             if not r.trusted:
                 candidate = r
         load_deadline = min(deadline, time.monotonic() + max(pol["timeout_seconds"], LOAD_SECONDS_MIN))
-        # While the runners load (the driver would only wait), the first rounds' sets.
+        if pol["cpus"]:
+            os.sched_setaffinity(0, set(pol["cpus"]))     # sleeps in poll during calls: on the slot with them
+        # While the runners load (the driver would only wait), the first rounds' sets: on the
+        # slot's CPUs, so that another slot's timed calls never share a CPU with it.
         sets.prefill(0, lambda: all(r.loaded() for r in runners if hasattr(r, "loaded")), load_deadline)
         for r in list(runners):
             try:
@@ -511,8 +514,6 @@ def measure(job: dict) -> dict:
                 raise
         for r in runners:
             r.freeze()              # the candidate, and a threaded baseline (no-op without a group)
-        if pol["cpus"]:
-            os.sched_setaffinity(0, set(pol["cpus"]))     # sleeps in poll during calls: on the slot with them
         durations["startup"] = time.monotonic() - started
         numpy_runner = next(r for r in runners if r.name == job["numpy"])
         pings = [numpy_runner.call(deadline, b"p")[0] for _ in range(PINGS)]
