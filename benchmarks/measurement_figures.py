@@ -10,8 +10,11 @@
     judge      the judge-side time outside the timed calls, gemm at S (goal: at most 25 %)
     endless    an endless-loop candidate on /submit (public and hidden cases): how long
                until it is answered (goal: at most one case timeout + 10 s)
+    sets       per kernel class, the cost of making one input set at S against one call of
+               the NumPy reference, and, in a grade of the translator's C, how many rounds
+               took a new set, one made ahead while the runners loaded, or a repeated one
 
-Run: .venv/bin/python benchmarks/measurement_figures.py [overhead honest load judge endless]
+Run: .venv/bin/python benchmarks/measurement_figures.py [overhead honest load judge endless sets]
          [--old TREE] [--grades 100] [--target-seconds 0.3]
 """
 
@@ -170,6 +173,63 @@ def endless(args) -> None:
           f"(goal <= {timeout} s + 10 s)")
 
 
+SET_KERNELS = ("s311_sum", "s000_add_one", "s271_conditional", "jacobi_2d", "gemm", "spmv", "softmax", "conv2d")
+
+
+def sets(args) -> None:
+    import numpy as np
+
+    import hpcab.grade as grade_module
+    from hpcab.build import Candidate
+    from hpcab.case import make_inputs, preset_case, run_oracle
+    from hpcab.corpus import load_corpus
+    from hpcab.run import Policy
+    from hpcab.toolchain import load_toolchains
+    from hpcab.translate import translate
+    corpus, toolchains = load_corpus(), load_toolchains()
+    print("
+input sets at S: making one against one NumPy call; a grade's rounds (8 sessions) on new, "
+          "made-ahead and repeated sets")
+    for name in SET_KERNELS:
+        try:
+            k = corpus.get(name)
+        except Exception:
+            continue
+        case = preset_case(k, "S")
+        made, called = [], []
+        for seed in range(5):
+            t = time.perf_counter()
+            values = make_inputs(k, attrs_evolve(case, seed))
+            made.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            run_oracle(k, attrs_evolve(case, seed), values)
+            called.append(time.perf_counter() - t)
+        runs = []
+        real = grade_module._judge_repeats
+
+        def spy(rs, runs=runs):
+            runs.extend(rs)
+            return real(rs)
+        grade_module._judge_repeats = spy
+        try:
+            g = grade_module.grade(k, Candidate(translate(k, "c").source, "c"), [case], toolchains,
+                                   policy=Policy(), baseline=False)
+        finally:
+            grade_module._judge_repeats = real
+        fresh = [f for r in runs for f in r.fresh.get("candidate", [])]
+        ahead = sum(r.durations.get("generate_ahead", 0.0) for r in runs)
+        demand = sum(r.durations.get("generate", 0.0) for r in runs)
+        m, c = float(np.median(made)), float(np.median(called))
+        print(f"  {name:18s} a set {m * 1e3:8.2f} ms, a NumPy call {c * 1e3:8.2f} ms (x{m / c:6.1f});  {g.status}: "
+              f"{len(fresh)} rounds, {sum(fresh)} on new sets, {len(fresh) - sum(fresh)} repeated "
+              f"({100 * (1 - sum(fresh) / max(len(fresh), 1)):.0f} %); made ahead {ahead:.2f} s, on demand {demand:.2f} s")
+
+
+def attrs_evolve(case, seed: int):
+    import attrs
+    return attrs.evolve(case, seed=seed)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("parts", nargs="*", default=["overhead", "honest", "load", "judge", "endless"])
@@ -178,7 +238,8 @@ def main() -> int:
     ap.add_argument("--target-seconds", type=float, default=0.3)
     args = ap.parse_args()
     for part in args.parts:
-        {"overhead": overhead, "honest": honest, "load": load, "judge": judge, "endless": endless}[part](args)
+        {"overhead": overhead, "honest": honest, "load": load, "judge": judge, "endless": endless,
+         "sets": sets}[part](args)
     return 0
 
 

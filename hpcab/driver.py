@@ -168,7 +168,7 @@ class Runner(Frozen):
         # The judge's C baseline runs in the candidate's sandbox too: the same C timed inside
         # and outside it differed by 25-40 % (an A/A test of gemm: libgomp, which reads the
         # machine's topology from /sys where it can, bound and ran its thread otherwise).
-        # Trusted all the same: never frozen unless threaded, its answers checked as before.
+        # Trusted all the same: its answers checked as before, its memory not limited.
         sandboxed = policy["sandbox"] == "bubblewrap" and (not self.trusted or self.kind == "c")
         runner_job = {"name": self.name, "kind": self.kind, "library": spec.get("library"), "trusted": self.trusted,
                       "symbol": kernel.name, "harness": job["harness"], "harness_ffi": job["harness_ffi"],
@@ -328,13 +328,18 @@ def _runner_env(job: dict, sandboxed: bool, trusted: bool) -> dict[str, str]:
 _LIBC = None
 
 
-def _threaded_baseline(spec: dict, policy: dict) -> bool:
-    """The judge's C baseline given more than one thread (c-autopar: OpenMP). After a call its
-    idle OpenMP threads spin on for milliseconds (libgomp: 300,000 spins, about 11 ms of CPU
-    after each call of pathfinder), on the CPUs of the next target's call: a threaded
-    candidate timed next to it ran 2-3x slower than alone. Frozen between its calls like the
-    candidate, it spins on nobody's time."""
-    return spec["trusted"] and spec["kind"] == "c" and policy["threads"] > 1
+def _group_cpus(spec: dict, policy: dict) -> tuple[int, ...] | None:
+    """The CPUs a target's freezer group confines it to. Every target is frozen between its
+    calls, the judge's too: frozen alone, the candidate came out 1.14x faster than the NumPy
+    reference handed in as a candidate on a loaded machine (an A/A test; 1.005x with every
+    target frozen), and a threaded C baseline's idle OpenMP threads spin on for milliseconds
+    after each call (libgomp: about 11 ms of CPU after pathfinder's) on the next target's
+    CPUs. The candidate and the judge's C baseline are confined to the slot from their start;
+    the judge's Python targets load on any CPU, in parallel (numba compiles), and join the
+    slot when ready (hpcab.runner)."""
+    if policy["cpus"] and (not spec["trusted"] or spec["kind"] == "c"):
+        return tuple(policy["cpus"])
+    return None
 
 
 def _limits(policy: dict, sandboxed: bool, group: freezer.Group | None):
@@ -476,9 +481,12 @@ def measure(job: dict) -> dict:
             group = None
             # srun's ranks are Slurm's processes, out of the driver's process tree (hpcab/mpi/ranks.py).
             srun = spec["kind"] == "mpi" and spec["mpi"]["launcher"] == "srun"
-            if (not spec["trusted"] or _threaded_baseline(spec, pol)) and not srun:
-                group = freezer.open_group(tuple(pol["cpus"]) if pol["cpus"] else None, pol["freezer"],
-                                           None if spec["trusted"] else pol["memory_bytes"])
+            if not srun:
+                # The candidate's memory, all its processes together: per rank for a distributed one
+                # (each rank had the address-space limit to itself).
+                ranks = int(spec["mpi"]["ranks"]) if spec["kind"] == "mpi" else 1
+                group = freezer.open_group(_group_cpus(spec, pol), pol["freezer"],
+                                           None if spec["trusted"] else pol["memory_bytes"] * ranks)
                 if not spec["trusted"]:
                     result["freezer"] = group.kind
             if spec["trusted"] and warm is None:
@@ -513,7 +521,7 @@ def measure(job: dict) -> dict:
                     continue
                 raise
         for r in runners:
-            r.freeze()              # the candidate, and a threaded baseline (no-op without a group)
+            r.freeze()              # every target (no-op without a group: srun's ranks)
         durations["startup"] = time.monotonic() - started
         numpy_runner = next(r for r in runners if r.name == job["numpy"])
         pings = [numpy_runner.call(deadline, b"p")[0] for _ in range(PINGS)]

@@ -45,7 +45,7 @@ class Policy:
     # loads, warm-ups and checks included (hpcab.grade). A session's own limit is the smaller
     # of timeout_seconds and what is left of this, so a candidate that idles in every
     # session's warm-up holds a measuring slot at most this long per grade.
-    grade_seconds: float = 600.0
+    grade_seconds: float = 300.0
     # Independent measuring sessions per scored case (a driver and its runners each): the
     # repetitions and the two budgets above are split between them (session_policy), and
     # the interval comes from the variation between them too (hpcab.measure). More sessions
@@ -120,7 +120,7 @@ class Target:
     kind: str                 # c | python | numba | module
     library: Path | None = None
     optional: bool = False
-    trusted: bool = False     # the judge's own code (NumPy, a baseline): not sandboxed, never frozen
+    trusted: bool = False     # the judge's own code (NumPy, a baseline): frozen between calls like the candidate, not limited
     # kind "mpi" (hpcab/mpi/ranks.py): {"ranks", "launcher", "harness", "distribution": {array: {"kind", "block"}}}
     mpi: dict | None = None
 
