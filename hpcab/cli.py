@@ -974,7 +974,7 @@ def _token_options(s, token_file: bool = True) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from hpcab.run import Policy
-    grade_seconds_default = Policy().grade_seconds
+    defaults = Policy()
     p = argparse.ArgumentParser(prog="hpcab", description="A benchmark for optimizers of numerical code.")
     p.add_argument("--version", action="version", version=f"hpcab {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -1086,16 +1086,16 @@ def build_parser() -> argparse.ArgumentParser:
     _sessions_option(s)
     s.add_argument("--timeout", type=float, default=120.0,
                    help="wall-clock limit of one measuring session (a case has --sessions), seconds (default 120)")
-    s.add_argument("--grade-timeout", type=float, default=grade_seconds_default, metavar="SECONDS",
+    s.add_argument("--grade-timeout", type=float, default=defaults.grade_seconds, metavar="SECONDS",
                    help="wall-clock limit of a grade's measuring, all its cases and sessions together, warm-ups "
-                        f"included, seconds (default {grade_seconds_default:g})")
+                        f"included, seconds (default {defaults.grade_seconds:g})")
     s.add_argument("--build-timeout", type=float, default=60.0, metavar="SECONDS",
                    help="wall-clock limit of a candidate's compile, seconds (default 60): past it the compiler's "
                         "processes are killed and the grade is a build error")
-    s.add_argument("--memory-gib", type=float, default=Policy().memory_bytes / 2**30, metavar="GIB",
+    s.add_argument("--memory-gib", type=float, default=defaults.memory_bytes / 2**30, metavar="GIB",
                    help="memory a candidate's processes may hold together, shared memory and memfd pages "
                         f"included (a memory cgroup where the freezer has one), GiB (default "
-                        f"{Policy().memory_bytes / 2**30:g})")
+                        f"{defaults.memory_bytes / 2**30:g})")
     s.add_argument("--secret-file", help="the judge's secret for hidden cases (default: DB.secret, made on first start)")
     s.add_argument("--mpi-ranks", type=int, default=0, metavar="R",
                    help="grade submissions built with an MPI compiler (mpicc, mpicxx, mpifort) on R ranks, for "

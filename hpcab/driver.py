@@ -8,9 +8,9 @@ and everything it starts is frozen (hpcab/freezer.py) whenever it is not in a ca
 One call, as the driver makes it (docs/measurement_statistics.md):
 
     write this round's input set into the target's buffer, poison its outputs
-    [candidate: drop stale bytes from its pipe, read its CPU time, thaw it]
+    drop stale bytes from its pipe, thaw it [candidate: read its CPU time before and after]
     t0 = clock;  send "g";  wait for "d";  t1 = clock
-    [candidate: freeze it, read its CPU time; CPU beyond wall × threads is charged to the call]
+    freeze it [candidate: read its CPU time; CPU outside the call is charged to it]
     compare its read-only inputs with the set; copy its outputs out
 
 Rounds call every target once on one input set, in alternating order; every round's set
@@ -259,15 +259,16 @@ class Runner(Frozen):
     def call(self, deadline: float, command: bytes = b"g") -> tuple[int, int | None]:
         """(wall ns, CPU ns of the candidate's processes or None) of one call."""
         group = self.group
+        counted = group is not None and not self.trusted     # the judge's own CPU time is not checked
         cpu0 = cpu_go = None
         if group is not None:
             self.drain()           # bytes written while it was frozen or before: stale
-            cpu0 = group.cpu_ns()
+            cpu0 = group.cpu_ns() if counted else None
             group.thaw()
             self.frozen = False
             # What ran between the thaw and t0 (not the call: "g" is not sent yet) is
             # charged to the call whole (hpcab.driver._rounds).
-            cpu_go = group.cpu_ns()
+            cpu_go = group.cpu_ns() if counted else None
         poll, read, done, go = self.poller.poll, os.read, self.done, self.go
         t0 = time.perf_counter_ns()
         os.write(go, command)
@@ -286,7 +287,7 @@ class Runner(Frozen):
         self.last_cpu_before = None
         if group is not None:
             self.freeze()
-            cpu1 = group.cpu_ns()
+            cpu1 = group.cpu_ns() if counted else None
             cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
             if cpu is not None and cpu_go is not None:
                 self.last_cpu_before = cpu_go - cpu0

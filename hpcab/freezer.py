@@ -335,16 +335,22 @@ def reap_orphans() -> int:
                 found.setdefault(int(parts[0]), []).append(folder / name)
     reaped = 0
     for pid, dirs in found.items():
-        try:
-            os.kill(pid, 0)
-            continue                # its driver is alive: its own group
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
-        _reap(dirs)
-        reaped += 1
+        if owner_dead(pid):         # else its driver is alive: its own group
+            _reap(dirs)
+            reaped += 1
     return reaped
+
+
+def owner_dead(pid: int) -> bool:
+    """Whether the driver that made something named by its pid is gone (a pid we may not
+    signal is someone else's live process: not dead)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def _reap(dirs: list[Path]) -> None:

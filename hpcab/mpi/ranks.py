@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hpcab import sandbox
+from hpcab import freezer, sandbox
 from hpcab.driver import Frozen, Stop, _brief_signal, _limits, _runner_env
 from hpcab.mpi.abi import mpi_params
 from hpcab.mpi.distribution import Layout
@@ -73,17 +73,9 @@ def reap_rank_folders(where: Path) -> int:
         return 0
     for name in names:
         pid = name.removeprefix(RANK_FOLDER).split("-")[0]
-        if not name.startswith(RANK_FOLDER) or not pid.isdigit():
-            continue
-        try:
-            os.kill(int(pid), 0)
-            continue            # its driver is alive
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
-        shutil.rmtree(where / name, ignore_errors=True)
-        removed += 1
+        if name.startswith(RANK_FOLDER) and pid.isdigit() and freezer.owner_dead(int(pid)):
+            shutil.rmtree(where / name, ignore_errors=True)
+            removed += 1
     return removed
 
 
