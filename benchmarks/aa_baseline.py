@@ -36,7 +36,7 @@ from hpcab.baseline import AUTOPAR_FLAGSET, as_candidate, baseline_name  # noqa:
 from hpcab.case import preset_case  # noqa: E402
 from hpcab.corpus import load_corpus  # noqa: E402
 from hpcab.grade import grade  # noqa: E402
-from hpcab.run import Policy  # noqa: E402
+from hpcab.timing.policy import Policy  # noqa: E402
 from hpcab.toolchain import load_toolchains  # noqa: E402
 
 TRACKS = ("scientific_computing", "loop_level_reasoning", "machine_learning")

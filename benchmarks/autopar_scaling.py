@@ -25,7 +25,7 @@ from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
 from hpcab.grade import geometric_mean_speedup, grade
 from hpcab.measure import Speedup
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.toolchain import load_toolchains
 from hpcab.translate import TranslateError, translate
 

@@ -21,7 +21,7 @@ from hpcab.build import Candidate
 from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
 from hpcab.grade import grade
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.sweep import TRANSLATIONS
 from hpcab.toolchain import load_toolchains
 from hpcab.translate import TranslateError, translate

@@ -13,8 +13,13 @@
     sets       per kernel class, the cost of making one input set at S against one call of
                the NumPy reference, and, in a grade of the translator's C, how many rounds
                took a new set, one made ahead while the runners loaded, or a repeated one
+    grades     grade time at S, default policy, over a fixed sample of 30 kernels (10 per
+               track, the translator's C) and s000_add_one: each grade's wall time, timed
+               time and share outside the timed calls, the median and the slowest (goals:
+               median <= 5 s, none over 15 s, s000_add_one <= 6 s); with --old TREE the
+               same grades under the design checked out there, interleaved
 
-Run: .venv/bin/python benchmarks/measurement_figures.py [overhead honest load judge endless sets]
+Run: .venv/bin/python benchmarks/measurement_figures.py [overhead honest load judge endless sets grades]
          [--old TREE] [--grades 100] [--target-seconds 0.3]
 """
 
@@ -66,7 +71,7 @@ def overhead(args) -> None:
     from hpcab.case import preset_case
     from hpcab.corpus import load_corpus
     from hpcab.grade import grade
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     from hpcab.toolchain import load_toolchains
     k = load_corpus().get("gemm")
     pings, cand = [], []
@@ -74,8 +79,8 @@ def overhead(args) -> None:
         g = grade(k, candidate_from_file(ROOT / "examples" / "gemm.c"), [preset_case(k, "S")], load_toolchains(),
                   policy=Policy(target_seconds=args.target_seconds), baseline=False, roofline=False)
         c = g.cases[0]
-        pings.append(c.timer_overhead_ns)
-        cand.append(c.candidate_ping_ns)
+        pings.append(c.diagnostics.timer_overhead_ns)
+        cand.append(c.diagnostics.candidate_ping_ns)
     print("timer overhead per call, measured from outside (median of 64 round trips, 3 grades):")
     print(f"  to the NumPy runner (Python loop): {', '.join(f'{p / 1e3:.1f}' for p in pings)} µs")
     print(f"  to a C candidate's own loop:       {', '.join(f'{p / 1e3:.1f}' for p in cand)} µs   (goal <= 20 µs; "
@@ -183,7 +188,7 @@ def sets(args) -> None:
     from hpcab.build import Candidate
     from hpcab.case import make_inputs, preset_case, run_oracle
     from hpcab.corpus import load_corpus
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     from hpcab.toolchain import load_toolchains
     from hpcab.translate import translate
     corpus, toolchains = load_corpus(), load_toolchains()
@@ -216,12 +221,77 @@ def sets(args) -> None:
         finally:
             grade_module._judge_repeats = real
         fresh = [f for r in runs for f in r.fresh.get("candidate", [])]
-        ahead = sum(r.durations.get("generate_ahead", 0.0) for r in runs)
-        demand = sum(r.durations.get("generate", 0.0) for r in runs)
+        ahead = sum(r.diagnostics.durations.get("generate_ahead", 0.0) for r in runs)
+        demand = sum(r.diagnostics.durations.get("generate", 0.0) for r in runs)
         m, c = float(np.median(made)), float(np.median(called))
         print(f"  {name:18s} a set {m * 1e3:8.2f} ms, a NumPy call {c * 1e3:8.2f} ms (x{m / c:6.1f});  {g.status}: "
               f"{len(fresh)} rounds, {sum(fresh)} on new sets, {len(fresh) - sum(fresh)} repeated "
               f"({100 * (1 - sum(fresh) / max(len(fresh), 1)):.0f} %); made ahead {ahead:.2f} s, on demand {demand:.2f} s")
+
+
+SAMPLE_PER_TRACK = 10
+
+
+def _sample(workdir: Path) -> list[tuple[str, Path]]:
+    """10 kernels a track whose translator C exists, evenly spaced over the track's sorted
+    ids (the same sample on every run of the same corpus), and s000_add_one."""
+    from hpcab.corpus import load_corpus
+    from hpcab.translate import translate
+    by_track: dict[str, list] = {}
+    for k in sorted(load_corpus().kernels, key=lambda k: k.id):
+        if k.mpi is None:
+            by_track.setdefault(k.track, []).append(k)
+    out = []
+    for track, kernels in sorted(by_track.items()):
+        step = len(kernels) / SAMPLE_PER_TRACK
+        picked, i = [], 0.0
+        while len(picked) < SAMPLE_PER_TRACK and int(i) < len(kernels):
+            k = kernels[int(i)]
+            try:
+                source = translate(k, "c").source
+            except Exception:
+                i += 1
+                continue
+            path = workdir / f"{k.name}.c"
+            path.write_text(source)
+            picked.append((k.name, path))
+            i += step
+        out += picked
+    if not any(name == "s000_add_one" for name, _ in out):
+        from hpcab.corpus import load_corpus as again
+        path = workdir / "s000_add_one.c"
+        path.write_text(translate(again().get("s000_add_one"), "c").source)
+        out.append(("s000_add_one", path))
+    return out
+
+
+def _grade_seconds(tree: Path, kernel: str, source: Path) -> tuple[float, dict]:
+    started = time.monotonic()
+    doc = _grade_json(tree, kernel, source, 1.0)      # 1.0: the default policy's target_seconds
+    return time.monotonic() - started, doc
+
+
+def grades(args) -> None:
+    import numpy as np
+    trees = [("new", ROOT)] + ([("old", Path(args.old))] if args.old else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        sample = _sample(Path(tmp))
+        print(f"\ngrade time at S, default policy, {len(sample)} kernels (translator C), "
+              f"{' vs '.join(name for name, _ in trees)}:")
+        walls: dict[str, list[float]] = {name: [] for name, _ in trees}
+        for kernel, path in sample:
+            line = f"  {kernel:28s}"
+            for name, tree in trees:       # interleaved: the same machine state for both
+                wall, doc = _grade_seconds(tree, kernel, path)
+                d = doc.get("durations", {})
+                timed = d.get("timed", 0.0)
+                walls[name].append(wall)
+                line += (f"  {name} {wall:6.2f} s, timed {timed:5.2f} s, outside {100 * (1 - timed / wall):3.0f} %"
+                         f" [{doc.get('status')}]")
+            print(line)
+        for name, w in walls.items():
+            print(f"  {name}: median {np.median(w):.2f} s, slowest {max(w):.2f} s, total {sum(w):.0f} s "
+                  f"(goals: median <= 5 s, none over 15 s)")
 
 
 def attrs_evolve(case, seed: int):
@@ -238,7 +308,7 @@ def main() -> int:
     args = ap.parse_args()
     for part in args.parts:
         {"overhead": overhead, "honest": honest, "load": load, "judge": judge, "endless": endless,
-         "sets": sets}[part](args)
+         "sets": sets, "grades": grades}[part](args)
     return 0
 
 

@@ -44,7 +44,7 @@ from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
 from hpcab.grade import grade
 from hpcab.measure import Speedup, _with_drift, ratio_test
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.toolchain import load_toolchains
 
 ROOT = Path(__file__).resolve().parent.parent

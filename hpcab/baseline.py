@@ -19,7 +19,8 @@ from hpcab.build import Build, Candidate, build
 from hpcab.case import Case
 from hpcab.kernel import Kernel
 from hpcab.measure import Speedup, Timing, speedup
-from hpcab.run import Policy, Target, pinned
+from hpcab.timing.policy import Policy, pinned
+from hpcab.timing.records import Target
 from hpcab.toolchain import Toolchains
 
 TRACK_BASELINES = {
@@ -183,7 +184,7 @@ def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, 
     """Time the track's baseline and the NumPy reference on each case, with no candidate:
     the grading session of hpcab.grade run without a candidate target."""
     from hpcab.grade import NUMPY, grade_case
-    from hpcab.harness import build_harness
+    from hpcab.timing.untrusted.harness import build_harness
 
     say = progress or (lambda _msg: None)
     policy = pinned(policy) if slot is None else policy

@@ -55,7 +55,7 @@ from hpcab.toolchain import Toolchains
 
 LANGUAGE_SUFFIXES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".f90": "fortran",
                      ".f": "fortran", ".F90": "fortran", ".cu": "cuda", ".hip": "hip", ".py": "python"}
-# Candidates a runner imports as Python modules (hpcab.run.Target kind "module").
+# Candidates a runner imports as Python modules (hpcab.timing.records.Target kind "module").
 PYTHON_LANGUAGES = ("python", "pythran")
 # A .py file with a pythran export line (pythran's own syntax: spaces allowed around '#') is pythran.
 PYTHRAN_EXPORT = re.compile(r"^\s*#\s*pythran\s+export\b", re.MULTILINE)
@@ -130,7 +130,7 @@ def language_of(path: Path, text: str | None = None) -> str:
 
 
 def target_kind(language: str) -> str:
-    """How a runner calls a build of this language (hpcab.run.Target.kind)."""
+    """How a runner calls a build of this language (hpcab.timing.records.Target.kind)."""
     return "module" if language in PYTHON_LANGUAGES else "c"
 
 
@@ -409,7 +409,7 @@ def _cpu_limit(limits: BuildLimits) -> int:
 def _compile_limits(sandboxed: bool, limits: BuildLimits = BuildLimits()):
     """The compiler dies with its caller, and runs under the limits (none above what this
     process may itself set); sandboxed under a root judge, it gets RLIMIT_NPROC (see
-    hpcab.driver._limits: not root, the sandbox sets it inside)."""
+    hpcab.timing.trusted.process.limits: not root, the sandbox sets it inside)."""
     import ctypes
     import resource
     nproc = limits.processes if sandboxed and _sandbox.privileged() else None

@@ -127,7 +127,7 @@ def cmd_grade(args, out: Console) -> int:
     from hpcab.corpus import load_corpus
     from hpcab.grade import grade
     from hpcab.record import connect, save_grade
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     from hpcab.toolchain import load_toolchains
 
     kernel = load_corpus().get(args.kernel)
@@ -210,7 +210,7 @@ def _fmt_speedup(sp) -> str:
 def cmd_baseline(args, out: Console) -> int:
     from hpcab.baseline import measure_baseline
     from hpcab.corpus import load_corpus
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     from hpcab.toolchain import load_toolchains
 
     kernel = load_corpus().get(args.kernel)
@@ -300,7 +300,7 @@ def _translate_report(args, out: Console) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from hpcab.corpus import load_corpus
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     from hpcab.toolchain import load_toolchains
     from hpcab.translate.report import VARIANTS, progress_line, report_summary, run_report
 
@@ -923,7 +923,7 @@ def _measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
 
 
 def _sessions_option(s: argparse.ArgumentParser) -> None:
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     default = Policy()
     s.add_argument("--sessions", type=_positive_int, default=default.sessions, metavar="N",
                    help=f"independent measuring sessions per scored case (default {default.sessions}): time for "
@@ -973,7 +973,7 @@ def _token_options(s, token_file: bool = True) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
     defaults = Policy()
     p = argparse.ArgumentParser(prog="hpcab", description="A benchmark for optimizers of numerical code.")
     p.add_argument("--version", action="version", version=f"hpcab {__version__}")

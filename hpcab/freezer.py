@@ -1,6 +1,6 @@
 """Freezer: stop a candidate's whole process tree whenever it is not in a call.
 
-The measuring driver (hpcab/driver.py) thaws the candidate's runner just before it tells
+The measuring driver (hpcab/timing/trusted/driver.py) thaws the candidate's runner just before it tells
 it to call, and freezes it the moment the call is done, so nothing the candidate started
 (a thread, a child, a signal handler, a setsid'ed grandchild) runs while the references
 are timed or while the driver snapshots and checks the outputs.

@@ -28,11 +28,13 @@ from hpcab.build import Build, BuildLimits, Candidate, build, target_kind
 from hpcab.case import Case, session_case
 from hpcab.check import Check
 from hpcab.environment import fingerprint
-from hpcab.harness import build_harness
+from hpcab.timing.untrusted.harness import build_harness
 from hpcab.kernel import Kernel
 from hpcab.measure import Speedup, Timing, speedup, summarize
 from hpcab.mpi.distribution import Layout
-from hpcab.run import Policy, RunResult, Target, pinned, run_case, session_policy
+from hpcab.timing.policy import Policy, pinned, session_policy
+from hpcab.timing.records import Diagnostics, RunResult, Target, Verdict
+from hpcab.timing.session import run_case
 from hpcab.toolchain import Toolchains
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ CANDIDATE, NUMPY = "candidate", "numpy"
 Slot = Callable[[], ContextManager[tuple[int, ...]]]
 # Worst first: the grade's status is the worst of its cases'.
 # implausible: correct, but faster than this machine allows, than its own calls on new input
-# sets, or using CPU outside its calls (hpcab/roofline.py, hpcab/driver.py): not scored until
+# sets, or using CPU outside its calls (hpcab/roofline.py, hpcab/timing/trusted/rounds.py): not scored until
 # a person reviews it.
 STATUS_ORDER = ("build_error", "crashed", "timeout", "error", "incorrect", "implausible", "ok")
 # A case that ends so ends the grade: the later cases would only cost another limit each.
@@ -83,19 +85,13 @@ class CaseResult:
     cpus: tuple[int, ...] | None = None       # where it was timed
     slot_wait_seconds: float = 0.0            # how long it waited for a measurement slot
     flag: str | None = None                   # why it is implausible: "memoized" | "roofline" | "cpu"
-    timer_overhead_ns: float | None = None    # the driver's round trip to a runner doing nothing (median)
-    freezer: str | None = None                # how the candidate was frozen between calls (hpcab.freezer)
-    cpu_excess_ns: int | None = None          # the candidate's CPU time beyond its calls' wall time × threads
-    candidate_ping_ns: float | None = None    # the same round trip through a C candidate's own loop
-    timer_overhead_c_ns: float | None = None  # a trusted C runner's round trip: subtracted from C targets
-    memo_seen_ns: float | None = None         # faster on a repeated set (hpcab/driver.py): its median call there
-    durations: dict[str, float] = attrs.field(factory=dict)   # the driver's: startup, generate, check, ...
+    memo_seen_ns: float | None = None         # faster on a repeated set (_judge_repeats): its median call there
+    diagnostics: Diagnostics = attrs.field(factory=Diagnostics)   # how it was measured (every session's)
     # How many of each target's samples each session took, in order (one session: one count).
     session_counts: dict[str, tuple[int, ...]] = attrs.field(factory=dict)
     # A distributed candidate (hpcab/mpi): each rank's time of each timed call, (calls, ranks).
     rank_samples_ns: np.ndarray | None = None
     seconds: float = 0.0                      # wall time in its measurement slot, every session
-    cpu_charged_ns: int = 0                   # CPU time outside its calls' wall, charged to them (hpcab.driver)
 
     @property
     def sessions(self) -> int:
@@ -105,13 +101,6 @@ class CaseResult:
     def correct(self) -> bool:
         return self.status == "ok"
 
-    @property
-    def subtracted_ns(self) -> float:
-        """The round trip the driver subtracted from the candidate's samples: a trusted C
-        runner's for a C target (those are the ones with a candidate ping), else the NumPy
-        runner's (hpcab.driver)."""
-        ping = self.timer_overhead_c_ns if self.candidate_ping_ns is not None else self.timer_overhead_ns
-        return ping or 0.0
 
 
 @attrs.frozen
@@ -178,7 +167,7 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
                secret: bytes | None = None, budget: float | None = None) -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, each in a process of its own, timed call by
-    call and interleaved by the measuring driver (hpcab/driver.py), which makes the inputs
+    call and interleaved by the measuring driver (hpcab/timing/trusted/driver.py), which makes the inputs
     and checks every answer. The driver and its runners run inside the measurement slot.
     kind: how the candidate is called (hpcab.build.target_kind of its language).
     secret: the grade's (hpcab.case.session_case; None: fresh random bytes). budget: the
@@ -202,8 +191,7 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
     # under the roofline.
     if result.status == "ok" and machine is not None and case.scored:
         result = roofline_check(kernel, result, machine)
-    return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited, seconds=seconds,
-                        cpu_charged_ns=run.cpu_charged_ns)
+    return attrs.evolve(result, cpus=policy.cpus, slot_wait_seconds=waited, seconds=seconds)
 
 
 def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target | None, harness: Path | None,
@@ -224,8 +212,7 @@ def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target |
             left = deadline - time.monotonic()
             if left < MIN_SESSION_S:
                 runs.append(RunResult("timeout", f"the grade's wall-clock limit was reached before measuring session "
-                                                 f"{s + 1} of {k}", {}, {}, "", 0.0, failed_target=CANDIDATE,
-                                      failed_phase="loading"))
+                                                 f"{s + 1} of {k}", failed_target=CANDIDATE, failed_phase="loading"))
                 break
             if left < one.timeout_seconds:
                 limited = attrs.evolve(one, timeout_seconds=left)
@@ -238,7 +225,7 @@ def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target |
         runs.append(run)
         if extra is not None and extra.name in run.target_errors:
             extra = None                 # dropped: the baseline failed, the others go on
-        if run.status != "ok" or run.cpu or (run.verdict and not run.verdict["correct"]):
+        if run.status != "ok" or run.cpu or (run.verdict and not run.verdict.correct):
             break
     return _merge(_judge_repeats(runs))
 
@@ -249,7 +236,7 @@ def _judge_repeats(runs: list[RunResult]) -> list[RunResult]:
     repeat is the driver's secret draw, but a candidate can tell a set it has seen by its
     contents: what it does with that gains it nothing here. Much faster on repeated sets
     (MEMO_RATIO), its median call there is kept for the roofline (roofline_check)."""
-    from hpcab.driver import MIN_FRESH
+    from hpcab.timing.trusted.rounds import MIN_FRESH
     new, seen = [], []
     for r in runs:
         # The session's first rounds are all new sets, and the coldest: left out of the
@@ -299,26 +286,16 @@ def _merge(runs: list[RunResult]) -> tuple[RunResult, dict[str, tuple[int, ...]]
               for t in names if len(samples[t])}
     last = runs[-1]
     verdicts = [r.verdict for r in runs if r.verdict is not None]
-    wrong = next((v for v in verdicts if not v["correct"]), None)
-    checks = [v["check"] for v in verdicts if v.get("check") is not None]
-    verdict = wrong or (dict(verdicts[-1], check=max(checks, key=lambda c: c.normwise_err)) if checks
+    wrong = next((v for v in verdicts if not v.correct), None)
+    checks = [v.check for v in verdicts if v.check is not None]
+    verdict = wrong or (attrs.evolve(verdicts[-1], check=max(checks, key=lambda c: c.normwise_err)) if checks
                         else verdicts[-1] if verdicts else None)
-    median = lambda key: (float(np.median(vals)) if (vals := [getattr(r, key) for r in runs
-                                                              if getattr(r, key) is not None]) else None)
-    durations: dict[str, float] = {}
-    for r in runs:
-        for key, v in r.durations.items():
-            durations[key] = durations.get(key, 0.0) + v
-    excess = [r.cpu_excess_ns for r in runs if r.cpu_excess_ns is not None]
     merged = attrs.evolve(
         last, samples_ns=samples, inputs_modified={k: v for r in runs for k, v in r.inputs_modified.items()},
         wall_seconds=sum(r.wall_seconds for r in runs), target_errors=errors,
         sample_sets={t: [i for r in runs for i in r.sample_sets.get(t, [])] for t in names},
         fresh={t: [f for r in runs for f in r.fresh.get(t, [])] for t in names}, verdict=verdict,
-        timer_overhead_ns=median("timer_overhead_ns"), timer_overhead_c_ns=median("timer_overhead_c_ns"),
-        candidate_ping_ns=median("candidate_ping_ns"), cpu_excess_ns=sum(excess) if excess else None,
-        cpu_charged_ns=sum(r.cpu_charged_ns for r in runs),
-        durations=durations, memo=next((r.memo for r in runs if r.memo), ""),
+        diagnostics=Diagnostics.merge([r.diagnostics for r in runs]), memo=next((r.memo for r in runs if r.memo), ""),
         memo_seen_ns=next((r.memo_seen_ns for r in runs if r.memo), None),
         rank_samples_ns=(np.concatenate(ranked) if (ranked := [r.rank_samples_ns for r in runs
                                                                if r.rank_samples_ns is not None]) else None))
@@ -330,12 +307,12 @@ def roofline_check(kernel: Kernel, result: CaseResult, machine: "Machine") -> Ca
     calls on a repeated input set were: answers remembered, not computed."""
     from hpcab.roofline import plausible
     ok, message = plausible(kernel, result.case.sizes, result.timing.median_ns, machine,
-                            round_trip_ns=result.subtracted_ns)
+                            round_trip_ns=result.diagnostics.subtracted_ns)
     if not ok:
         return attrs.evolve(result, status="implausible", message=message, flag="roofline")
     if result.memo_seen_ns is not None:
         ok, message = plausible(kernel, result.case.sizes, result.memo_seen_ns, machine,
-                                round_trip_ns=result.subtracted_ns)
+                                round_trip_ns=result.diagnostics.subtracted_ns)
         if not ok:
             seen = result.message.removeprefix("timed on new input sets only: ")
             return attrs.evolve(result, status="implausible", flag="memoized",
@@ -351,10 +328,8 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
         # The judge's own reference, in a process the candidate cannot reach: the judge's failure.
         raise RuntimeError(f"the NumPy reference of {kernel.id} failed on {case.describe()}: {run.status}: "
                            f"{run.message}")
-    common = dict(baseline_error=base_error or None, timer_overhead_ns=run.timer_overhead_ns,
-                  freezer=run.freezer, cpu_excess_ns=run.cpu_excess_ns, candidate_ping_ns=run.candidate_ping_ns,
-                  timer_overhead_c_ns=run.timer_overhead_c_ns,
-                  durations=run.durations, session_counts=counts, rank_samples_ns=run.rank_samples_ns)
+    common = dict(baseline_error=base_error or None, diagnostics=run.diagnostics, session_counts=counts,
+                  rank_samples_ns=run.rank_samples_ns)
     if run.status != "ok":
         tail = run.stderr_tail.strip() if run.status == "error" else ""
         return CaseResult(case, run.status, run.message + (f"\n{tail}" if tail else ""), **common)
@@ -379,11 +354,11 @@ def _judge_run(kernel: Kernel, case: Case, library: Path | None, baseline: Prepa
 
     if library is None:
         return result("ok")
-    verdict = run.verdict or {"correct": False, "message": "the measuring driver returned no verdict"}
-    check = verdict.get("check")
-    if not verdict["correct"]:
+    verdict = run.verdict or Verdict(False, "the measuring driver returned no verdict")
+    check = verdict.check
+    if not verdict.correct:
         timing = timed(CANDIDATE) if len(samples.get(CANDIDATE, ())) else None
-        return result("incorrect", verdict["message"], check, timing)
+        return result("incorrect", verdict.message, check, timing)
     timing = timed(CANDIDATE)
     if run.cpu:
         return attrs.evolve(result("implausible", run.cpu, check, timing), flag="cpu")
@@ -495,7 +470,7 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
     # In measurement slots, public cases only: what an agent's hidden cases' padding derives from.
     durations["public_cases"] = sum(r.seconds for r in results if r.case.visibility != "hidden")
     for key in ("startup", "generate", "check", "teardown"):
-        durations[f"driver_{key}"] = sum(r.durations.get(key, 0.0) for r in results)
+        durations[f"driver_{key}"] = sum(r.diagnostics.durations.get(key, 0.0) for r in results)
     durations["timed"] = sum(float(s.sum()) for r in results for s in r.samples_ns.values()) / 1e9
     durations["candidate_timed"] = sum(float(r.samples_ns[CANDIDATE].sum()) for r in results
                                        if CANDIDATE in r.samples_ns) / 1e9

@@ -94,7 +94,7 @@ def _agent_durations(g) -> dict[str, float]:
                                      if CANDIDATE in c.samples_ns) / 1e9}
     for key in g.durations:     # driver_<part>: the sum of each case's measuring driver's <part>
         if key.startswith(DRIVER_PREFIX):
-            totals[key] = sum(getattr(c, "durations", {}).get(key[len(DRIVER_PREFIX):], 0.0) for c in public)
+            totals[key] = sum(c.diagnostics.durations.get(key[len(DRIVER_PREFIX):], 0.0) for c in public)
     return {k: totals.get(k, v) for k, v in g.durations.items()
             if k in CASE_FREE_DURATIONS or k in totals}
 
@@ -154,7 +154,7 @@ def _case_document(c, redact_hidden: bool) -> dict:
         "baseline_error": c.baseline_error,
         # How it was measured (docs/measurement_statistics.md): the timer's round trips
         # (subtracted from the samples), how the candidate was frozen between calls.
-        "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns, "freezer": c.freezer,
+        **{k: getattr(c.diagnostics, k) for k in ("timer_overhead_ns", "timer_overhead_c_ns", "freezer")},
         "sessions": c.sessions,
     }
     if c.rank_samples_ns is not None and len(c.rank_samples_ns):

@@ -174,7 +174,7 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE grades ADD COLUMN flagset_overridden TEXT NOT NULL DEFAULT '[]';
     """,
-    # 8: how each case was measured from outside the candidate (hpcab/driver.py): the timer's
+    # 8: how each case was measured from outside the candidate (hpcab/timing/trusted/driver.py): the timer's
     # round trip, the freezer, the candidate's CPU time beyond its calls, and the flag of an
     # implausible case (memoized | roofline | cpu). NULL for older grades.
     """
@@ -211,6 +211,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+# A case's row keeps these of its hpcab.timing.records.Diagnostics (migrations 8 and 10).
+DIAGNOSTIC_COLUMNS = ("timer_overhead_ns", "timer_overhead_c_ns", "freezer", "cpu_excess_ns")
 
 
 class DatabaseError(Exception):
@@ -326,8 +328,7 @@ def _save_grade_rows(conn: sqlite3.Connection, grade, kind: str, agent: str | No
             "baseline_median_ns": c.baseline_timing.median_ns if c.baseline_timing else None,
             **_speedup_cols("speedup_baseline", c.speedup_baseline),
             "cpus": json.dumps(list(c.cpus)) if c.cpus else None, "scored": int(c.case.scored),
-            "timer_overhead_ns": c.timer_overhead_ns, "timer_overhead_c_ns": c.timer_overhead_c_ns,
-            "freezer": c.freezer, "cpu_excess_ns": c.cpu_excess_ns,
+            **{k: getattr(c.diagnostics, k) for k in DIAGNOSTIC_COLUMNS},
             "flag": c.flag, "sessions": c.sessions,
             "ranks": c.rank_samples_ns.shape[1] if c.rank_samples_ns is not None else None,
             "rank_ns": _samples_blob(c.rank_samples_ns.reshape(-1)) if c.rank_samples_ns is not None else None,

@@ -22,7 +22,7 @@ from hpcab.environment import fingerprint, image_digest
 from hpcab.errors import HpcabError, InputError
 from hpcab.grade import Grade, grade
 from hpcab.measure import Speedup, ratio_test
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.toolchain import Toolchains
 
 # How two grades' speedups are compared (reported with every reproduction).

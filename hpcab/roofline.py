@@ -367,7 +367,7 @@ def cache_hierarchy(cpus: tuple[int, ...], sysfs: Path = Path("/sys/devices/syst
 # --- the probe ----------------------------------------------------------------------------
 
 def _default_cpus(threads: int, cpus) -> tuple[int, ...]:
-    from hpcab.run import Policy, pinned     # the judge's own default placement
+    from hpcab.timing.policy import Policy, pinned     # the judge's own default placement
     return tuple(pinned(Policy(threads=threads, cpus=tuple(cpus) if cpus else None)).cpus)
 
 

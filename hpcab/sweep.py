@@ -8,7 +8,7 @@ toolchains and calls the libraries here, through ctypes, on the case's inputs, a
 reference with numba here too, then checks every output with the judge's own check.
 
 Only trusted code runs in this process: the translator's output and the reference. A
-candidate is never called here (the judge runs those sandboxed, hpcab/driver.py).
+candidate is never called here (the judge runs those sandboxed, hpcab/timing/trusted/driver.py).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def check_numba(kernel: Kernel, case: Case, values: dict, expected: dict) -> Fin
     import numba
 
     from hpcab.case import collect_outputs
-    from hpcab.runner import _cast_returns
+    from hpcab.timing.untrusted.runner import _cast_returns
     jitted = numba.njit(kernel.reference().function)
     copies = {k: v.copy() for k, v in values.items()}
     try:

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from hpcab.corpus import load_corpus
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.toolchain import load_toolchains
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,8 @@ from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
 from hpcab.grade import grade
 from hpcab.record import MIGRATIONS, SCHEMA_VERSION, connect, load_grade, save_grade
-from hpcab.run import Target, run_case
+from hpcab.timing.records import Target
+from hpcab.timing.session import run_case
 from hpcab.translate import Diagnostic, TranslateError
 from tests.conftest import CANDIDATES, EXAMPLES
 

@@ -141,10 +141,10 @@ def test_an_honest_grade_under_the_signals_freezer(corpus, toolchains, fast_poli
     g = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains,
               policy=attrs.evolve(fast_policy, freezer="signals"), baseline=False)
     assert g.status == "ok", g.message
-    assert g.cases[0].freezer == "signals" and g.cases[0].cpu_excess_ns is None
+    assert g.cases[0].diagnostics.freezer == "signals" and g.cases[0].diagnostics.cpu_excess_ns is None
     default = grade(k, candidate_from_file(EXAMPLES / "gemm.c"), [preset_case(k, "S")], toolchains,
                     policy=fast_policy, baseline=False)
-    assert default.status == "ok" and default.cases[0].freezer == (MODES[-1] if len(MODES) > 1 else "signals")
+    assert default.status == "ok" and default.cases[0].diagnostics.freezer == (MODES[-1] if len(MODES) > 1 else "signals")
 
 
 ORPHANING_DRIVER = """

@@ -277,7 +277,8 @@ def _synthetic_grade():
     from hpcab.check import Check, OutputCheck
     from hpcab.grade import CaseResult, Grade
     from hpcab.measure import Speedup, Timing
-    from hpcab.run import Policy
+    from hpcab.timing.policy import Policy
+    from hpcab.timing.records import Diagnostics
 
     def result(case, status, message="", err=1e-14, ns=1e6, baseline_error=None):
         check = Check(status == "ok", (OutputCheck("C", status == "ok", err, err, err),), message)
@@ -286,7 +287,7 @@ def _synthetic_grade():
         sp = Speedup(2.0, 1.9, 2.1) if status == "ok" else None
         return attrs.evolve(CaseResult(case, status, message, check, timing,
                                        Timing(2 * ns, 1.8 * ns, 2.2 * ns, 7, 0, 1.6 * ns), sp, samples, None, None,
-                                       baseline_error, (1,), 0.25), durations={"check": ns / 1e9})
+                                       baseline_error, (1,), 0.25), diagnostics=Diagnostics(durations={"check": ns / 1e9}))
 
     k = "scientific_computing/dense_linear_algebra/gemm"
     public = result(Case(k, {"NI": 400, "NJ": 440, "NK": 480}, 0, "public", "S"), "ok",

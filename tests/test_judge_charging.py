@@ -108,10 +108,10 @@ def budget(client: JudgeClient) -> dict:
 
 
 def measuring(pid: int) -> bool:
-    """A measuring child (hpcab.runner) runs below pid: the grading reached a worker."""
+    """A measuring child (hpcab.timing.untrusted.runner) runs below pid: the grading reached a worker."""
     for child in descendants(pid):
         try:
-            if b"hpcab.runner" in Path(f"/proc/{child}/cmdline").read_bytes():
+            if b"hpcab.timing.untrusted.runner" in Path(f"/proc/{child}/cmdline").read_bytes():
                 return True
         except OSError:
             pass

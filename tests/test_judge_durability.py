@@ -63,7 +63,7 @@ def kill_mid_grade(judge, sid: str) -> set[int]:
     def measuring_child():
         for pid in descendants(judge.proc.pid):
             try:
-                if b"hpcab.runner" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                if b"hpcab.timing.untrusted.runner" in Path(f"/proc/{pid}/cmdline").read_bytes():
                     return pid
             except OSError:
                 pass

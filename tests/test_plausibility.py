@@ -86,7 +86,7 @@ def test_an_implausible_grade_waits_for_a_review(corpus, toolchains, fast_policy
 
 def _session(first: list[int], pattern: list[tuple[int, bool]]):
     """A session's RunResult: its first rounds (all on new sets), then (ns, new set?) rounds."""
-    from hpcab.run import RunResult
+    from hpcab.timing.records import RunResult
     ns = first + [n for n, _ in pattern]
     fresh = [True] * len(first) + [f for _, f in pattern]
     return RunResult("ok", "", {"candidate": np.array(ns), "numpy": np.array([100_000] * len(ns))}, {}, "", 1.0,
@@ -95,7 +95,7 @@ def _session(first: list[int], pattern: list[tuple[int, bool]]):
 
 
 def test_repeated_sets_count_only_where_the_candidate_is_as_slow_on_them():
-    from hpcab.driver import MIN_FRESH
+    from hpcab.timing.trusted.rounds import MIN_FRESH
     from hpcab.grade import _judge_repeats
     cold = [90_000] * MIN_FRESH          # a session's first rounds: new sets, and the coldest
     honest = [(30_000 + 50 * (i % 7), i % 2 == 0) for i in range(40)]
@@ -120,7 +120,7 @@ def test_repeated_sets_count_only_where_the_candidate_is_as_slow_on_them():
 
 def test_a_run_faster_on_seen_sets_keeps_only_the_rounds_on_new_sets():
     from hpcab.grade import _new_sets_only
-    from hpcab.run import RunResult
+    from hpcab.timing.records import RunResult
     fresh = [True, True, False, True, False]
     run = RunResult("ok", "", {"candidate": np.array([50, 60, 10, 55, 12]), "numpy": np.array([80, 81, 82, 83, 84])},
                     {}, "", 1.0, sample_sets={"candidate": [0, 1, 0, 2, 1], "numpy": [0, 1, 0, 2, 1]},
@@ -204,5 +204,5 @@ def test_a_tiny_edge_shape_of_an_honest_c_gemm_is_not_called_implausible(corpus,
                   policy=fast_policy)
         c = g.cases[0]
         assert g.status == "ok" and c.flag is None, c.message
-        assert c.timer_overhead_c_ns is not None and c.timer_overhead_ns is not None
-        assert c.subtracted_ns == c.timer_overhead_c_ns
+        assert c.diagnostics.timer_overhead_c_ns is not None and c.diagnostics.timer_overhead_ns is not None
+        assert c.diagnostics.subtracted_ns == c.diagnostics.timer_overhead_c_ns

@@ -14,7 +14,7 @@ from hpcab.case import explicit_case, preset_case
 from hpcab.cli import main
 from hpcab.grade import grade
 from hpcab.roofline import MARGIN, bound, bound_ns, plausible, probe
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.translate import translate
 
 from .conftest import edit_manifest, load_error, sample_kernels

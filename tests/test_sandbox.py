@@ -23,7 +23,7 @@ from hpcab import sandbox
 from hpcab.build import Candidate, build
 from hpcab.case import preset_case
 from hpcab.grade import grade
-from hpcab.run import Policy, pinned
+from hpcab.timing.policy import Policy, pinned
 
 from .conftest import EXAMPLES, Listener
 
@@ -113,7 +113,7 @@ def test_the_command_binds_only_what_the_job_names(tmp_path):
     lib.write_bytes(b"")
     job = tmp_path / "job"
     job.mkdir()
-    argv = sandbox.command(["python", "-m", "hpcab.runner"],
+    argv = sandbox.command(["python", "-m", "hpcab.timing.untrusted.runner"],
                            binds=[sandbox.Bind(lib, lib), sandbox.Bind(job, job, writable=True)],
                            env={"PATH": "/usr/bin"}, cwd=str(job), processes=64)
     sep = argv.index("--")

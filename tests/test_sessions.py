@@ -11,7 +11,7 @@ from hpcab.case import explicit_case, input_set_case, preset_case, session_case
 from hpcab.gradedoc import grade_document
 from hpcab.measure import VERDICTS
 from hpcab.record import connect, load_grade, save_grade
-from hpcab.run import MIN_SESSION_REPETITIONS, Policy, session_policy
+from hpcab.timing.policy import MIN_SESSION_REPETITIONS, Policy, session_policy
 from tests.conftest import CANDIDATES, EXAMPLES, ROOT
 
 EXPLOITS = ROOT / "tests" / "exploits"

@@ -12,7 +12,7 @@ from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
 from hpcab.grade import grade
 from hpcab.kernel import load_kernel
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.translate import TranslateError, lint, override_path, translate
 from hpcab.abi import free_form_lines
 from tests.conftest import sample_kernels

@@ -35,7 +35,7 @@ from hpcab.build import Candidate
 from hpcab.case import explicit_case
 from hpcab.grade import grade
 from hpcab.kernel import load_kernel
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.translate import TranslateError, translate
 
 POLICY = Policy(warmup=1, min_repetitions=1, max_repetitions=2, target_seconds=0.0, timeout_seconds=30,

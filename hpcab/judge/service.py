@@ -47,7 +47,7 @@ from hpcab.record import (add_submission, cached_baseline, close_submission, con
                           count_submissions, finish_score, finish_submission, forget_score,
                           forget_unfinished_scores, log_score, pending_submissions, requeue_submissions,
                           save_baseline, score_row, set_score_status, start_submission, submission)
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.schema import validate
 from hpcab.toolchain import load_toolchains
 

@@ -22,7 +22,7 @@ from hpcab.case import Case
 from hpcab.corpus import Corpus, load_corpus
 from hpcab.grade import Grade, grade
 from hpcab.judge.slots import Slots
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.toolchain import Toolchains, load_toolchains
 
 WATCH_SECONDS = 0.5

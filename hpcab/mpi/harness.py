@@ -6,7 +6,7 @@ it, opens the candidate library, says it is ready, then, for each "g" the driver
 enters a barrier on MPI_COMM_WORLD (every rank starts the call together), makes the call on
 a duplicate of it (the candidate's messages never match the barrier's) and answers "d".
 No clock: the driver times every rank from its own process (hpcab/mpi/ranks.py). The wire
-is hpcab/runner.py's, one pair of FIFOs per rank in the folder the driver made:
+is hpcab/timing/untrusted/runner.py's, one pair of FIFOs per rank in the folder the driver made:
 
     <dir>/<rank>.go  <dir>/<rank>.done  <dir>/<rank>.buf  <dir>/<rank>.layout
 

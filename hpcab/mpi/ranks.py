@@ -1,6 +1,6 @@
 """The trusted side of a distributed measurement: R ranks, as the driver sees one target.
 
-hpcab/driver.py measures a distributed candidate exactly as it measures any other: it writes
+hpcab/timing/trusted/driver.py measures a distributed candidate exactly as it measures any other: it writes
 each input set into the target's `buf`, asks for a call, checks what `buf` holds after it.
 Here `buf` holds the global arrays, in the driver's own memory, and a call is
 
@@ -35,10 +35,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import attrs
 import numpy as np
 
 from hpcab import freezer, sandbox
-from hpcab.driver import Frozen, Stop, _brief_signal, _limits, _runner_env
+from hpcab.timing.records import Job, Target
+from hpcab.timing.trusted.process import Frozen, Stop, brief_signal, limits, runner_env
+from hpcab.timing.wire import DONE, GO, LOAD_FAILED, MESSAGE_LIMIT, QUIT, READY
 from hpcab.mpi.abi import mpi_params
 from hpcab.mpi.distribution import Layout
 
@@ -84,10 +87,10 @@ class RankGroup(Frozen):
     optional = False
     trusted = False
 
-    def __init__(self, spec: dict, kernel, sizes: dict, entries: list[dict], job: dict, workdir: Path,
+    def __init__(self, target: Target, kernel, sizes: dict, entries: list[dict], job: Job, workdir: Path,
                  group, fill=None):
-        self.name, self.group, self.frozen = spec["name"], group, False
-        mpi = spec["mpi"]
+        self.name, self.group, self.frozen = target.name, group, False
+        mpi = target.mpi
         self.ranks = R = int(mpi["ranks"])
         self.launcher = mpi["launcher"]
         layouts = {a: Layout(d["kind"], d.get("block", 1)) for a, d in mpi["distribution"].items()}
@@ -96,8 +99,7 @@ class RankGroup(Frozen):
             fill(self.buf)
         self.last_rank_ns: list[int] | None = None
         self.outputs = set(kernel.outputs)
-        policy = job["policy"]
-        sandboxed = policy["sandbox"] == "bubblewrap" and self.launcher == "mpirun"
+        sandboxed = job.policy.sandbox == "bubblewrap" and self.launcher == "mpirun"
         shm = Path("/dev/shm")
         reap_rank_folders(shm)
         # Named by the driver's pid: a judge killed outright leaves it, the next one removes it.
@@ -155,11 +157,11 @@ class RankGroup(Frozen):
             self.poller.register(fd, select.POLLIN)
         where = INSIDE if sandboxed else self.dir
         (self.dir / "job.json").write_text(json.dumps({"dir": str(where), "harness": mpi["harness"],
-                                                       "library": spec["library"], "symbol": kernel.name}))
+                                                       "library": str(target.library), "symbol": kernel.name}))
         # Open MPI's shared-memory segments in the ranks' folder too: removed with it, even
         # after ranks killed before MPI_Finalize could remove them (outside a sandbox, whose
         # /dev/shm is its own, they would stay in the machine's).
-        env = dict(_runner_env(job, sandboxed, False), **OMPI_ENV, OMPI_MCA_btl_vader_backing_directory=str(where))
+        env = dict(runner_env(job, sandboxed, False), **OMPI_ENV, OMPI_MCA_btl_vader_backing_directory=str(where))
         argv = launch_argv(self.launcher, R) + [sys.executable, "-m", "hpcab.mpi.rank", str(where / "job.json")]
         if self.launcher == "srun":
             env.update({k: v for k, v in os.environ.items() if k.startswith(("SLURM_", "PMIX_"))})
@@ -168,15 +170,15 @@ class RankGroup(Frozen):
             env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         self.stderr = open(workdir / f"{self.name}.stderr", "w+b")
         if sandboxed:
-            binds = [Path(p) for p in (mpi["harness"], spec["library"])]
+            binds = [Path(p) for p in (mpi["harness"], target.library)]
             sandbox.ensure_readable(binds)
             sandbox.give([self.dir], recursive=True)
             argv = sandbox.command(argv, binds=[sandbox.Bind(p, p) for p in binds]
                                    + [sandbox.Bind(self.dir, INSIDE, writable=True)],
-                                   env=env, cwd="/tmp", processes=policy["nproc"] * R)
-        limits = _limits(dict(policy, nproc=policy["nproc"] * R), sandboxed, group)
+                                   env=env, cwd="/tmp", processes=job.nproc * R)
+        apply = limits(attrs.evolve(job, nproc=job.nproc * R), sandboxed, group)
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.stderr, stderr=self.stderr,
-                                     env=env, cwd="/tmp" if not sandboxed else None, preexec_fn=limits,
+                                     env=env, cwd="/tmp" if not sandboxed else None, preexec_fn=apply,
                                      start_new_session=True)
         if group is not None:
             group.started(self.proc.pid)
@@ -243,22 +245,22 @@ class RankGroup(Frozen):
                 continue
             data += chunk
         length = struct.unpack("<I", data[:4])[0] if len(data) >= 4 else 0
-        return data[4:4 + min(length, 4000)].decode(errors="replace")
+        return data[4:4 + min(length, MESSAGE_LIMIT)].decode(errors="replace")
 
     def _died(self, phase: str) -> Stop:
         rc = self._exit_status()
         during = f" while {phase} target {self.name!r} ({self.ranks} ranks under {self.launcher})"
         if rc is not None and rc < 0:
-            return Stop("crashed", f"a rank ended: killed by {_brief_signal(rc)}{during}", self.name, phase)
+            return Stop("crashed", f"a rank ended: killed by {brief_signal(rc)}{during}", self.name, phase)
         return Stop("crashed" if phase == "calling" else "error",
                      f"a rank ended: {self.launcher} exited with status {rc}{during}", self.name, phase)
 
     def ready(self, deadline: float) -> None:
         def seen(r: int, tag: bytes) -> None:
-            if tag == b"E":
+            if tag == LOAD_FAILED:
                 raise Stop("error", f"rank {r}: {self._message(r, min(deadline, time.monotonic() + 2))}",
                             self.name, "loading")
-            if tag != b"r":
+            if tag != READY:
                 raise Stop("error", f"rank {r} answered out of turn while loading", self.name, "loading")
         self._wait(deadline, "loading", seen)
 
@@ -270,10 +272,10 @@ class RankGroup(Frozen):
             except BlockingIOError:
                 pass
 
-    def call(self, deadline: float, command: bytes = b"g") -> tuple[int, int | None]:
+    def call(self, deadline: float, command: bytes = GO) -> tuple[int, int | None]:
         """(the slowest rank's ns, CPU ns of the whole group or None); every rank's ns in
         last_rank_ns."""
-        if command == b"g":
+        if command == GO:
             self._scatter()
         group, cpu0 = self.group, None
         if group is not None:
@@ -285,7 +287,7 @@ class RankGroup(Frozen):
 
         def seen(r: int, tag: bytes) -> None:
             ends[r] = time.perf_counter_ns()
-            if tag != b"d":
+            if tag != DONE:
                 raise Stop("error", f"rank {r} answered out of turn", self.name, "calling")
         t0 = time.perf_counter_ns()
         for fd in self.go:
@@ -301,7 +303,7 @@ class RankGroup(Frozen):
             cpu1 = group.cpu_ns()
             cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
         self.last_rank_ns = [e - t0 for e in ends]
-        if command == b"g":
+        if command == GO:
             self._gather(self.outputs)
         return max(ends) - t0, cpu
 
@@ -316,7 +318,7 @@ class RankGroup(Frozen):
     def close(self) -> None:
         for fd in self.go:
             try:
-                os.write(fd, b"q")
+                os.write(fd, QUIT)
             except OSError:
                 pass
         self._end(self.go + self.done, 2, self._interrupt if self.launcher == "srun" else None)

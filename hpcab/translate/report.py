@@ -19,7 +19,7 @@ from hpcab.errors import HpcabError
 from hpcab.grade import geometric_mean_speedup, grade
 from hpcab.kernel import DWARFS, TRACKS, Kernel
 from hpcab.measure import Speedup
-from hpcab.run import Policy
+from hpcab.timing.policy import Policy
 from hpcab.toolchain import Toolchains
 
 # (column, language, flag set)

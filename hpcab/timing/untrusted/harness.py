@@ -1,6 +1,6 @@
 """The runner's call loop: a small C library generated from a kernel's ABI.
 
-A C-ABI target's runner (hpcab/runner.py) hands its buffers to `hpcab_serve`, which waits
+A C-ABI target's runner (hpcab/timing/untrusted/runner.py) hands its buffers to `hpcab_serve`, which waits
 for the driver's byte, makes the call with the kernel's exact prototype and answers, in C,
 so no Python runs between the driver's "go" and the runner's "done". It holds no clock: the
 driver times each call from its own process. `hpcab_open` opens the candidate library
@@ -68,7 +68,7 @@ void *hpcab_open(const char *path, const char *symbol, char *error, int64_t erro
     return fn;
 }}
 
-/* The runner's loop (hpcab/runner.py): wait for the driver's byte on `go`, make the call,
+/* The runner's loop (hpcab/timing/untrusted/runner.py): wait for the driver's byte on `go`, make the call,
    answer on `done`. No clock here: the driver times each call from outside this process.
    'p' (a ping) answers at once: the driver's measure of its own overhead. Scalars are read
    from their buffers at every call, since every input set brings its own. */

@@ -1,6 +1,7 @@
-"""The untrusted side of a measurement: `python -m hpcab.runner`, one process per target.
+"""The untrusted side of a measurement: `python -m hpcab.timing.untrusted.runner`, one
+process per target.
 
-It maps the one shared buffer the driver (hpcab/driver.py) made for it, loads its target
+It maps the one shared buffer the driver (hpcab/timing/trusted/driver.py) made for it, loads its target
 (a candidate's library through the harness, the NumPy reference, its numba jit, or a
 candidate's Python module), says it is ready, then makes one call each time the driver
 asks and answers when the call is done. Nothing else: it holds no clock, no other input
@@ -8,71 +9,21 @@ set, no expected output and writes no result. The driver writes each call's inpu
 the buffer just before asking, times the call from outside, and (for a candidate) keeps
 this process and everything it started frozen whenever it is not in a call.
 
-The wire, on two pipes the driver made (`go` to read, `done` to write), one byte a message:
-    driver → runner   g: make the call   p: answer at once (a ping)   q (or EOF): exit
-    runner → driver   r: loaded          d: done
-                      E + 4-byte length + text: could not load   X + ... : the call raised
-The job (which target, the buffer's layout) comes as JSON on stdin, read and closed first.
+What it reads and writes is the wire's (hpcab/timing/wire.py): its job as JSON on stdin,
+read and closed first, then one byte a message on two pipes the driver made.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import mmap
 import os
-import struct
 import sys
 import traceback
 from pathlib import Path
 
-# NumPy is imported only where a Python target needs it: a C target's runner starts
-# without it (faster, and with less in the candidate's process).
-MESSAGE_LIMIT = 4000
-
-
-def layout(kernel, sizes: dict[str, int]) -> list[dict]:
-    """Where each ABI argument lives in a target's shared buffer: every pointer argument
-    (arrays, returned values, the workspace) and every value argument (scalars, sizes,
-    workspace_size), each at a 64-byte aligned offset. Used by the driver to make the
-    buffer and by the runner to map it."""
-    import numpy as np
-    from hpcab.abi import params
-    out, offset = [], 0
-    for p in params(kernel):
-        if p.role == "workspace":
-            shape = (max(kernel.workspace_size(sizes), 64),)
-        elif p.role == "return":
-            spec = next(r for r in kernel.returns if r.name == p.name)
-            shape = kernel.shape_of(spec, sizes) or (1,)
-        elif p.pointer:
-            spec = next(a for a in kernel.arrays if a.name == p.name)
-            shape = kernel.shape_of(spec, sizes)
-        else:
-            shape = ()
-        nbytes = max(int(np.prod(shape, dtype=np.int64)) * np.dtype(p.dtype).itemsize, 1)
-        out.append({"name": p.name, "role": p.role, "pointer": p.pointer, "dtype": p.dtype,
-                    "shape": list(shape), "offset": offset, "nbytes": nbytes})
-        offset += (nbytes + 63) // 64 * 64
-    return out
-
-
-def views(buffer, entries: list[dict]) -> dict:
-    """The arguments as NumPy arrays on the shared buffer."""
-    import numpy as np
-    out = {}
-    for e in entries:
-        count = int(np.prod(e["shape"], dtype=np.int64)) if e["shape"] else 1
-        arr = np.frombuffer(buffer, dtype=e["dtype"], count=count, offset=e["offset"])
-        out[e["name"]] = arr.reshape(e["shape"])
-    return out
-
-
-def send(fd: int, tag: bytes, text: str = "") -> None:
-    body = text.encode(errors="replace")[:MESSAGE_LIMIT]
-    data = tag + (struct.pack("<I", len(body)) + body if tag in (b"E", b"X") else b"")
-    while data:
-        data = data[os.write(fd, data):]
+from hpcab.timing.wire import (CALL_FAILED, DONE, GO, LOAD_FAILED, PING, READY, RunnerJob, send,
+                               views)
 
 
 class Failure(Exception):
@@ -90,35 +41,35 @@ def _brief(exc: BaseException, path: str | None = None) -> str:
 
 # ---- targets -----------------------------------------------------------------------
 
-def _slot_before_load(job: dict) -> bool:
+def _slot_before_load(job: RunnerJob) -> bool:
     """Whether the process takes its CPU slot before its library loads. A C library's OpenMP
     runtime (c-autopar) reads the affinity when it loads and binds its threads one per CPU
     of it: loaded on every CPU, its threads may land outside the slot, and moving the main
     thread afterwards unbinds it, so that it shared a CPU with its own worker (the baseline
     ran 2.1 to 5.7 ms where the same code as the candidate ran 2.0 to 2.5)."""
-    return not job["trusted"] or job["kind"] == "c"
+    return not job.trusted or job.kind == "c"
 
 
-def _ready(job: dict, done: int) -> None:
+def _ready(job: RunnerJob, done: int) -> None:
     cpus = os.environ.get("HPCAB_CPUS")
     if cpus and not _slot_before_load(job):      # the judge's Python targets join the slot now
         os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
-    send(done, b"r")
+    send(done, READY)
 
 
-def serve_c(job: dict, mapping, go: int, done: int) -> int:
-    """A C-ABI library: the harness's own loop (hpcab.harness: hpcab_serve) makes the calls,
+def serve_c(job: RunnerJob, mapping, go: int, done: int) -> int:
+    """A C-ABI library: the harness's own loop (hpcab/timing/untrusted/harness.py: hpcab_serve) makes the calls,
     its arguments pointers into the shared buffer."""
-    spec = importlib.util.spec_from_file_location(Path(job["harness_ffi"]).stem, job["harness_ffi"])
+    spec = importlib.util.spec_from_file_location(Path(job.harness_ffi).stem, job.harness_ffi)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     ffi = mod.ffi
-    harness = ffi.dlopen(job["harness"])
+    harness = ffi.dlopen(job.harness)
     err = ffi.new("char[]", 1024)
-    fn = harness.hpcab_open(job["library"].encode(), job["symbol"].encode(), err, 1024)
+    fn = harness.hpcab_open(job.library.encode(), job.symbol.encode(), err, 1024)
     if fn == ffi.NULL:
-        raise Failure(f"cannot load {job['symbol']!r}: {ffi.string(err).decode(errors='replace')}")
-    entries = job["layout"]
+        raise Failure(f"cannot load {job.symbol!r}: {ffi.string(err).decode(errors='replace')}")
+    entries = job.layout
     base = ffi.cast("char *", ffi.from_buffer(mapping))
     pointers = [ffi.cast("void *", base + e["offset"]) for e in entries if e["pointer"]]
     scalars = [ffi.cast("void *", base + e["offset"]) for e in entries if not e["pointer"]]
@@ -129,23 +80,23 @@ def serve_c(job: dict, mapping, go: int, done: int) -> int:
     return 0
 
 
-def _python_call(job: dict, buf: dict):
+def _python_call(job: RunnerJob, buf: dict):
     """The reference, its numba jit, or a candidate's module: a function called with the
     reference's arguments (arrays as views on the shared buffer, scalars read at each call)."""
     from hpcab.case import collect_outputs
     from hpcab.kernel import load_kernel
-    kernel = load_kernel(Path(job["kernel_dir"]), Path(job["corpus_root"]), check=False)
-    sizes = job["sizes"]
-    kind = job["kind"]
-    path = job.get("library")
+    kernel = load_kernel(Path(job.kernel_dir), Path(job.corpus_root), check=False)
+    sizes = job.sizes
+    kind = job.kind
+    path = job.library
     function = kernel.reference().function
     if kind == "numba":
         try:
             import numba
         except ImportError as exc:
-            raise Failure(f"target {job['name']!r} needs numba, which is not installed in the judge's "
+            raise Failure(f"target {job.name!r} needs numba, which is not installed in the judge's "
                           f"environment ({exc}); install hpcab[frameworks]") from None
-        # Cached only where the judge gave its own cache folder (hpcab.driver, trusted runners).
+        # Cached only where the judge gave its own cache folder (hpcab/timing/trusted/process.py: trusted runners).
         function = numba.njit(cache=bool(os.environ.get("NUMBA_CACHE_DIR")))(function)
     elif kind == "module":
         p = Path(path)
@@ -210,30 +161,30 @@ def _cast_returns(returned, rets, scalars_only: bool):
     return cast if len(rets) > 1 else cast[0]
 
 
-def serve_python(job: dict, mapping, go: int, done: int) -> int:
-    call, path = _python_call(job, views(mapping, job["layout"]))
+def serve_python(job: RunnerJob, mapping, go: int, done: int) -> int:
+    call, path = _python_call(job, views(mapping, job.layout))
     _ready(job, done)
     while True:
         c = os.read(go, 1)
-        if c == b"p":
-            os.write(done, b"d")
+        if c == PING:
+            os.write(done, DONE)
             continue
-        if c != b"g":
+        if c != GO:
             return 0
         try:
             call()
         except Failure as exc:
-            send(done, b"X", str(exc))
+            send(done, CALL_FAILED, str(exc))
             continue
         except (Exception, SystemExit) as exc:
-            send(done, b"X", f"the candidate raised {_brief(exc, path)}" if path else _brief(exc))
+            send(done, CALL_FAILED, f"the candidate raised {_brief(exc, path)}" if path else _brief(exc))
             continue
-        os.write(done, b"d")
+        os.write(done, DONE)
 
 
 def main() -> int:
     with os.fdopen(0, "rb", closefd=False) as stdin:
-        job = json.loads(stdin.read())
+        job = RunnerJob.from_json(stdin.read())
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
@@ -244,18 +195,18 @@ def main() -> int:
     # CPU, in parallel (numba compiles), then join the slot.
     if slot and _slot_before_load(job):
         os.sched_setaffinity(0, slot)
-    go, done = job["go"], job["done"]
-    mapping = mmap.mmap(job["buffer_fd"], job["buffer_bytes"])
-    os.close(job["buffer_fd"])
+    go, done = job.go, job.done
+    mapping = mmap.mmap(job.buffer_fd, job.buffer_bytes)
+    os.close(job.buffer_fd)
     try:
-        if job["kind"] == "c":
+        if job.kind == "c":
             return serve_c(job, mapping, go, done)
         return serve_python(job, mapping, go, done)
     except Failure as exc:
-        send(done, b"E", str(exc))
+        send(done, LOAD_FAILED, str(exc))
         return 3
     except (Exception, SystemExit) as exc:
-        send(done, b"E", f"loading raised {_brief(exc)}")
+        send(done, LOAD_FAILED, f"loading raised {_brief(exc)}")
         return 3
 
 
