@@ -14,8 +14,8 @@ import numpy as np
 
 from hpcab.abi import FORTRAN_TYPES, fortran_value_declarations, free_form_lines, params
 from hpcab.kernel import Kernel
-from hpcab.translate import Diagnostic, TranslateError
 from hpcab.translate import simplify as S
+from hpcab.translate.diagnostics import Diagnostic, TranslateError
 from hpcab.translate.ir import (Allocate, Assign, Bin, Call, Cast, Const, Expr, For, Function, If, Load, Select,
                                 Store, Un, Var)
 

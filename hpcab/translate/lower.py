@@ -23,8 +23,8 @@ import numpy as np
 
 from hpcab.abi import params
 from hpcab.kernel import Kernel
-from hpcab.translate import Diagnostic, TranslateError
 from hpcab.translate import simplify as S
+from hpcab.translate.diagnostics import Diagnostic, TranslateError
 from hpcab.translate.ir import (BOOL, INT, Allocate, ArrayDecl, Assign, Bin, Call, Cast, Const, Expr, For, Function,
                                 If, Load, Select, Store, Un, Var, walk_exprs)
 
