@@ -245,7 +245,7 @@ class FortranEmitter:
             elif p.role == "return":
                 decls.append(self.declare_array(p, "out"))
             elif p.role == "workspace":
-                decls.append(f"  integer(c_int8_t), intent(inout) :: workspace(0:workspace_size - 1)")
+                decls.append("  integer(c_int8_t), intent(inout) :: workspace(0:workspace_size - 1)")
         for name, dtype in sorted(fn.scalars.items()):
             decls.append(f"  {FORTRAN_TYPES[dtype]} :: {name}")
         for a in fn.arrays.values():

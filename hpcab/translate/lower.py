@@ -48,7 +48,7 @@ RESERVED = {  # C and Fortran words a local may not take
     "exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "floor", "ceiling", "conjg", "aimag", "merge",
     "sinh", "cosh", "asin", "acos", "atan", "atan2", "hypot",
     "modulo", "iand", "ior", "ieor", "shiftl", "shifta", "not", "cmplx", "max", "min", "allocated", "huge",
-    "logical", "ieee_value", "free", "malloc",
+    "ieee_value", "free", "malloc",
 }
 
 
