@@ -104,7 +104,7 @@ def _check_inference(arm: Arm, bad) -> None:
 
 
 def _check_commands(arm: Arm, corpus, bad, agent: bool = True) -> None:
-    """The first judge's and the first agent worker's command lines, as the launcher builds
+    """The first judge's and the first agent worker's command lines, as the launcher submits
     them, parsed by hpcab's own parser and checked by the code each command runs first."""
     import sys
 
