@@ -515,13 +515,13 @@ class FuzzPlan:
                      http(method, path, self.auth() + [("Transfer-Encoding", "chunked")], bodies[0], length="2"))
 
     def truncated(self) -> None:
-        for i in range(25):
+        for _ in range(25):
             full = jdump(dict(self.BASE, label="t" * self.rng.randint(0, 150)))
             cut = self.rng.randint(0, len(full) - 1)
             path = self.rng.choice(["/score", "/submit"])
             self.add("truncated", f"{path} body cut at {cut} of {len(full)}",
                      http("POST", path, self.auth(), full[:cut], length=str(len(full))))
-        for i in range(15):
+        for _ in range(15):
             full = http("POST", "/score", self.auth(), b"{}")
             cut = self.rng.randint(1, full.index(b"\r\n\r\n") + 1)
             self.add("truncated", f"headers cut at byte {cut}", full[:cut])

@@ -148,7 +148,10 @@ def main() -> None:
           f"with a drift of {100 * a.drift:g} %")
     print(f"{'candidate':<10} {'state':<7} {'sessions alone':>26} {'with the drift':>26} {'spread':>7} "
           f"{'beyond':>7} {'grade':>6}")
-    cell = lambda c: f"{100 * c[0]:4.0f}% {100 * c[1]:4.0f}% {c[2]:5.1f}-{c[3]:4.1f}%"
+
+    def cell(c):
+        return f"{100 * c[0]:4.0f}% {100 * c[1]:4.0f}% {c[2]:5.1f}-{c[3]:4.1f}%"
+
     for r in rows:
         print(f"{r['name']:<10} {r['state']:<7} {cell(r['sessions']):>26} {cell(r['drift']):>26} "
               f"{r['spread']:6.1f}% {r['excess']:6.1f}% {r['seconds']:5.1f}s")

@@ -143,7 +143,7 @@ class CgroupV1(Group):
         self.dirs = {c: CGROUP_ROOT / c / PREFIX / name for c in V1}
         if memory_bytes and (CGROUP_ROOT / V1_MEMORY / "cgroup.procs").exists():
             self.dirs[V1_MEMORY] = CGROUP_ROOT / V1_MEMORY / PREFIX / name
-        for c, d in self.dirs.items():
+        for d in self.dirs.values():
             d.mkdir(parents=True, exist_ok=True)
         cpuset = self.dirs["cpuset"]
         for parent in (cpuset.parent, cpuset):       # a v1 cpuset must have cpus and mems before a task joins

@@ -333,7 +333,7 @@ def _check_semantics(k: Kernel, source: str) -> None:
         for i, c in enumerate(k.constraints):
             if not at_preset(c):
                 raise InputError(source, field, f"violates constraints[{i}] ({c})")
-        for i, a in enumerate(k.buffer_specs()):
+        for a in k.buffer_specs():
             for d, dim in enumerate(a.shape):
                 if at_preset(dim) < 0:
                     raise InputError(source, field, f"gives {a.name} a negative extent (dimension {d}: {dim})")

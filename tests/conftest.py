@@ -6,6 +6,9 @@ import pytest
 from hpcab.corpus import load_corpus
 from hpcab.timing.policy import Policy
 from hpcab.toolchain import load_toolchains
+# The Slurm cluster fixtures, for every test file that names one (re-exported: pytest finds them here).
+from tests.slurm_cluster import slurm_cluster as slurm_cluster
+from tests.slurm_cluster import slurm_cluster_2nodes as slurm_cluster_2nodes
 
 ROOT = Path(__file__).resolve().parent.parent
 CANDIDATES = Path(__file__).resolve().parent / "candidates"

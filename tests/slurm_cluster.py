@@ -1,8 +1,8 @@
 """A real Slurm cluster on this machine, for tests: munged, slurmctld and one or more slurmd,
 started by hand (no systemd) from a private folder, and stopped again after the tests.
 
-    from tests.slurm_cluster import slurm_cluster          # fixture: one node, n1
-    from tests.slurm_cluster import slurm_cluster_2nodes   # fixture: two slurmd, n1 and n2
+    # fixtures (tests/conftest.py makes them every test file's): slurm_cluster, one node,
+    # n1; slurm_cluster_2nodes, two slurmd, n1 and n2
 
     def test_x(slurm_cluster, monkeypatch):
         job = slurm_cluster.sbatch("--wrap", "hostname")    # job id (str)

@@ -230,8 +230,8 @@ def test_unknown_agents_kernels_and_judges_are_clear_errors(start_judge, tmp_pat
 
 def test_numba_and_pythran_compile_the_reference_and_submit_the_better_variant(start_judge, tmp_path):
     judge = start_judge("--kernels", "s271_conditional", *FAST)
-    for name, labels, language in (("numba", {"numba.njit", "numba.njit(parallel=True)"}, "python"),
-                                   ("pythran", {"pythran@opt", "pythran@autopar"}, "pythran")):
+    for name, labels in (("numba", {"numba.njit", "numba.njit(parallel=True)"}),
+                         ("pythran", {"pythran@opt", "pythran@autopar"})):
         out = tmp_path / name
         proc = agent_cli(name, "--kernels", "s271_conditional", "--judge", judge.url, "--out", str(out),
                          tmp_path=tmp_path)

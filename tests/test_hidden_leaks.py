@@ -8,7 +8,6 @@ while the judge's database keeps everything for review.
 """
 
 import concurrent.futures as cf
-import concurrent.futures.process      # cf.process.BrokenProcessPool (the judge's pool imports it)
 import io
 import json
 import logging
@@ -19,6 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import uuid
+from concurrent.futures.process import BrokenProcessPool      # what the judge's pool raises
 from pathlib import Path
 
 import attrs
@@ -432,7 +432,7 @@ def test_a_worker_that_died_or_a_stop_is_not_charged(inproc_judge, monkeypatch):
     judge = inproc_judge
     bob = Agent("bob", submissions=1, scores=1)
 
-    monkeypatch.setattr(worker, "run_grade", _raising(cf.process.BrokenProcessPool))
+    monkeypatch.setattr(worker, "run_grade", _raising(BrokenProcessPool))
     with pytest.raises(ApiError) as err:
         judge.score(_body(), bob)
     assert err.value.status == 500 and "worker died" in err.value.message

@@ -620,7 +620,9 @@ def test_a_submission_is_timed_call_by_call_against_its_baseline_in_one_session(
             value = case["speedup_vs_baseline"]["value"]
         # The geometric mean over sessions of the ratio of the medians of the kept samples
         # (hpcab.measure), exactly: a tolerance on raw medians would flake under load.
-        med = lambda t: [float(np.median(kept(p))) for p in split(samples[t], sessions[t])]
+        def med(t):
+            return [float(np.median(kept(p))) for p in split(samples[t], sessions[t])]
+
         ratios = [b / c for b, c in zip(med("c-autopar"), med("candidate"))]
         assert value == pytest.approx(float(np.exp(np.mean(np.log(ratios)))), rel=1e-9)
 

@@ -174,7 +174,7 @@ def test_the_readme_smoke_arm_runs_locally(tmp_path):
 def test_an_imaged_role_runs_under_apptainer_after_its_digest_matched_the_lock(tmp_path):
     import hashlib
 
-    from hpcab.launch.launcher import instances, verified_images
+    from hpcab.launch.plan import instances, verified_images
     from tests.test_images import entry, write_lock
     sif = tmp_path / "judge.sif"
     sif.write_bytes(os.urandom(4096))
@@ -305,7 +305,7 @@ def test_the_launch_refuses_an_arm_the_check_refuses_before_making_its_run_folde
 def live_run(tmp_path: Path):
     """A run folder as a launch leaves it half-way: worker 0 done with one of its two kernels
     and at work on the next, worker 1 finished, a judge database with their grades."""
-    from hpcab.launch.launcher import instances
+    from hpcab.launch.plan import instances
     from hpcab.launch.status import RoleStatus
     from tests.test_experiments import ATAX, GEMM, add_submission, close, judge_db
     arm = load_arm(write_arm(tmp_path, kernels="gemm,atax,jacobi_2d"))

@@ -11,7 +11,6 @@ import sys
 
 import yaml
 
-from tests.slurm_cluster import slurm_cluster, slurm_cluster_2nodes  # noqa: F401 (fixtures)
 from tests.test_launch import ROOT, roles, the_run
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from hpcab.build import Candidate, candidate_from_file
-from hpcab.case import Case, preset_case
+from hpcab.case import preset_case
 from hpcab.errors import InputError
 from hpcab.grade import grade
 from hpcab.judge.cases import hidden_cases
@@ -237,9 +237,6 @@ def test_the_mpi_grade_runs_under_srun_in_a_slurm_allocation(slurm_cluster_2node
     doc = json.loads(text[text.index("{"):])
     assert doc["correct"] and doc["mpi"]["launcher"] == "srun" and doc["mpi"]["ranks"] == 2
     assert len(doc["cases"][0]["rank_median_ns"]) == 2
-
-
-from tests.slurm_cluster import slurm_cluster_2nodes  # noqa: E402,F401 (fixture)
 
 
 # ---- exploits (tests/exploits/mpi/README.md) ----------------------------------------------

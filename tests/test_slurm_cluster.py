@@ -8,7 +8,6 @@ import pytest
 
 import tests.slurm_cluster as sc
 from tests.slurm_cluster import SlurmCluster, SlurmClusterError
-from tests.slurm_cluster import slurm_cluster, slurm_cluster_2nodes  # noqa: F401 (fixtures)
 
 
 def _submitit_env(cluster, monkeypatch):

@@ -458,7 +458,7 @@ def url_problem(url: str) -> str | None:
     """Why url cannot be a model server's base URL; None: it can."""
     parts = urllib.parse.urlsplit(url.strip())
     try:
-        parts.port                      # raises on a port that is not a number
+        _ = parts.port                  # raises on a port that is not a number
     except ValueError as exc:
         return str(exc)
     if parts.scheme not in ("http", "https") or not parts.hostname:

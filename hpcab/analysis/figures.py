@@ -291,7 +291,7 @@ def speedup_vs_spend(table: pl.DataFrame) -> tuple:
         empty_note(fig.add_subplot())
         return fig, pl.DataFrame(schema=schema)
     parts = []
-    for (e, a), g in t.group_by(["experiment", "arm"], maintain_order=True):
+    for _, g in t.group_by(["experiment", "arm"], maintain_order=True):
         m = cost_measure(g)
         cost = pl.col(COST_MEASURES[m][0]).cast(pl.Float64) if m else pl.lit(None, pl.Float64)
         parts.append(g.with_columns(pl.lit(m, pl.String).alias("cost_measure"), cost.alias("cost"),
@@ -681,7 +681,7 @@ def scaling(table: pl.DataFrame) -> tuple:
         part = data.filter(pl.col("kernel_name") == name)
         r, sp = part.get_column("ranks").to_list(), part.get_column("speedup").to_list()
         lo, hi = part.get_column("speedup_low").to_list(), part.get_column("speedup_high").to_list()
-        err = [[max(s - (l if _positive(l) else s), 0) for s, l in zip(sp, lo)],
+        err = [[max(s - (low if _positive(low) else s), 0) for s, low in zip(sp, lo)],
                [max((h if _positive(h) else s) - s, 0) for s, h in zip(sp, hi)]]
         ax.errorbar(r, sp, yerr=err, marker="o", ms=4, lw=1.2, capsize=2, color=colours[name], label=name)
     top = max(data.get_column("ranks").to_list())

@@ -368,7 +368,7 @@ def _query(conn: sqlite3.Connection) -> tuple[str, bool]:
                   f"{gcol('speedup_baseline_low')}, {gcol('speedup_baseline_high')}, g.speedup_numpy, "
                   f"g.speedup_numpy_low, g.speedup_numpy_high")
     # A distributed grade's ranks (schema 12, docs/mpi.md); one process otherwise.
-    ranks = (f"CASE WHEN g.id IS NULL THEN NULL ELSE COALESCE(json_extract(g.mpi, '$.ranks'), 1) END"
+    ranks = ("CASE WHEN g.id IS NULL THEN NULL ELSE COALESCE(json_extract(g.mpi, '$.ranks'), 1) END"
              if "mpi" in g else "CASE WHEN g.id IS NULL THEN NULL ELSE 1 END")
     has_submissions = ("submissions" in tables
                        and conn.execute("SELECT 1 FROM submissions LIMIT 1").fetchone() is not None)

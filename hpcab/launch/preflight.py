@@ -18,6 +18,8 @@ from pathlib import Path
 
 from hpcab.errors import HpcabError, InputError, closest
 from hpcab.launch.arm import Arm
+from hpcab.launch.plan import instances, verified_images
+from hpcab.launch.roles import fill
 
 # What a placeholder the roles fill only once their servers answer stands for, to parse.
 _STAND_INS = {"{port}": "1", "{judge_url}": "http://127.0.0.1:1", "{judge_rank}": "0",
@@ -65,7 +67,6 @@ def check_roles(arm: Arm) -> dict[str, tuple]:
         _check_commands(arm, corpus, bad, agent=optimizer_ok)
     images = {}
     try:
-        from hpcab.launch.launcher import verified_images
         images = verified_images(arm)
     except HpcabError as exc:       # names the lock and its entry: kept whole, after the arm's field
         bad("images_lock", str(exc))
@@ -103,12 +104,10 @@ def _check_inference(arm: Arm, bad) -> None:
 
 
 def _check_commands(arm: Arm, corpus, bad, agent: bool = True) -> None:
-    """The first judge's and the first agent worker's command lines, as the launcher builds
+    """The first judge's and the first agent worker's command lines, as the launcher submits
     them, parsed by hpcab's own parser and checked by the code each command runs first."""
     import sys
 
-    from hpcab.launch.launcher import instances
-    from hpcab.launch.roles import fill
     with tempfile.TemporaryDirectory(prefix="hpcab-check-") as tmp:
         run = Path(tmp)
         seen: set[str] = set()

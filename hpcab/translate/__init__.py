@@ -16,28 +16,17 @@ import attrs
 
 from hpcab.errors import HpcabError
 from hpcab.kernel import Kernel
+from hpcab.translate.diagnostics import Diagnostic, TranslateError
+from hpcab.translate.emit_c import emit_c
+from hpcab.translate.emit_fortran import emit_fortran
+from hpcab.translate.lower import collect_diagnostics, lower
+
+# Diagnostic and TranslateError live in hpcab.translate.diagnostics (which the stages import); re-exported here.
+__all__ = ["LANGUAGES", "OVERRIDE_SUFFIX", "Diagnostic", "TranslateError", "Translation", "lint", "override_path",
+           "translate"]
 
 LANGUAGES = ("c", "cpp", "fortran")
 OVERRIDE_SUFFIX = {"c": "_c.c", "cpp": "_cpp.cpp", "fortran": "_fortran.f90"}
-
-
-@attrs.frozen
-class Diagnostic:
-    path: str
-    line: int
-    message: str
-    hint: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}" + (f" (hint: {self.hint})" if self.hint else "")
-
-
-class TranslateError(HpcabError):
-    """The reference is outside the canonical subset; carries every diagnostic."""
-
-    def __init__(self, diagnostics: list[Diagnostic]):
-        self.diagnostics = diagnostics
-        super().__init__("\n".join(str(d) for d in diagnostics))
 
 
 @attrs.frozen
@@ -60,17 +49,13 @@ def translate(kernel: Kernel, language: str = "c", flagset: str = "opt") -> Tran
     path = override_path(kernel, language)
     if path.is_file():
         return Translation(kernel.id, language, flagset, path.read_text(), True, str(path))
-    from hpcab.translate.lower import lower
     function = lower(kernel)
     if language == "fortran":
-        from hpcab.translate.emit_fortran import emit_fortran
         source = emit_fortran(function, kernel)
     else:
-        from hpcab.translate.emit_c import emit_c
         source = emit_c(function, kernel, language=language, parallel=(flagset == "autopar"))
     return Translation(kernel.id, language, flagset, source, False, "generated")
 
 
 def lint(kernel: Kernel) -> list[Diagnostic]:
-    from hpcab.translate.lower import collect_diagnostics
     return collect_diagnostics(kernel)

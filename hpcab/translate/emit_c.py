@@ -13,7 +13,7 @@ from hpcab.abi import C_TYPES, CPP_TYPES, c_prototype
 from hpcab.kernel import Kernel
 from hpcab.translate import simplify as S
 from hpcab.translate.emit_fortran import bare
-from hpcab.translate.ir import (INT, Allocate, Assign, Bin, Call, Cast, Const, Expr, For, Function, If, Load, Select,
+from hpcab.translate.ir import (Allocate, Assign, Bin, Call, Cast, Const, Expr, For, Function, If, Load, Select,
                                 Store, Un, Var)
 
 PARALLEL_MIN_WORK = 1 << 14   # below this many inner iterations a parallel region costs more than it saves

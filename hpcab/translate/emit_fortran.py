@@ -14,8 +14,8 @@ import numpy as np
 
 from hpcab.abi import FORTRAN_TYPES, fortran_value_declarations, free_form_lines, params
 from hpcab.kernel import Kernel
-from hpcab.translate import Diagnostic, TranslateError
 from hpcab.translate import simplify as S
+from hpcab.translate.diagnostics import Diagnostic, TranslateError
 from hpcab.translate.ir import (Allocate, Assign, Bin, Call, Cast, Const, Expr, For, Function, If, Load, Select,
                                 Store, Un, Var)
 
@@ -245,7 +245,7 @@ class FortranEmitter:
             elif p.role == "return":
                 decls.append(self.declare_array(p, "out"))
             elif p.role == "workspace":
-                decls.append(f"  integer(c_int8_t), intent(inout) :: workspace(0:workspace_size - 1)")
+                decls.append("  integer(c_int8_t), intent(inout) :: workspace(0:workspace_size - 1)")
         for name, dtype in sorted(fn.scalars.items()):
             decls.append(f"  {FORTRAN_TYPES[dtype]} :: {name}")
         for a in fn.arrays.values():

@@ -23,8 +23,8 @@ import numpy as np
 
 from hpcab.abi import params
 from hpcab.kernel import Kernel
-from hpcab.translate import Diagnostic, TranslateError
 from hpcab.translate import simplify as S
+from hpcab.translate.diagnostics import Diagnostic, TranslateError
 from hpcab.translate.ir import (BOOL, INT, Allocate, ArrayDecl, Assign, Bin, Call, Cast, Const, Expr, For, Function,
                                 If, Load, Select, Store, Un, Var, walk_exprs)
 
@@ -48,7 +48,7 @@ RESERVED = {  # C and Fortran words a local may not take
     "exp", "log", "sqrt", "abs", "sin", "cos", "tan", "tanh", "floor", "ceiling", "conjg", "aimag", "merge",
     "sinh", "cosh", "asin", "acos", "atan", "atan2", "hypot",
     "modulo", "iand", "ior", "ieor", "shiftl", "shifta", "not", "cmplx", "max", "min", "allocated", "huge",
-    "logical", "ieee_value", "free", "malloc",
+    "ieee_value", "free", "malloc",
 }
 
 
