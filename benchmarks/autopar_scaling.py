@@ -23,7 +23,8 @@ import time
 from hpcab.build import Candidate
 from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
-from hpcab.grade import geometric_mean_speedup, grade
+from hpcab.grade import grade
+from hpcab.measure import geometric_mean_speedup
 from hpcab.measure import Speedup
 from hpcab.timing.policy import Policy
 from hpcab.toolchain import load_toolchains

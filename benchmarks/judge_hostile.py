@@ -269,7 +269,7 @@ def http(method: str | bytes, target: str | bytes, headers=(), body: bytes = b""
          version: bytes = b"HTTP/1.1", length: bool | str | bytes = True, host: bool = True) -> bytes:
     """One request as bytes. length: True for the body's Content-Length (on a POST or when
     there is a body), False for none, or the header's text."""
-    b = lambda s: s if isinstance(s, bytes) else s.encode("latin-1")     # noqa: E731
+    b = lambda s: s if isinstance(s, bytes) else s.encode("latin-1")   
     lines = [b(method) + b" " + b(target) + b" " + version]
     if host:
         lines.append(b"Host: judge")
@@ -1107,7 +1107,7 @@ def _soak_report(args, judge: Judge, state: Soak, kills, wall: float, stuck: int
     unanswered_scores = sorted(set(answered_scores) - set(scores))
 
     kill_windows = [(t0 - 1.0, t1 + 2.0) for t0, t1, _ in kills]
-    inside = lambda t: any(a <= t <= b for a, b in kill_windows)     # noqa: E731
+    inside = lambda t: any(a <= t <= b for a, b in kill_windows)   
     calm = [h for h in state.health if not inside(h[0])]
     calm_lat = [h[1] for h in calm if h[2]]
     all_lat = [h[1] for h in state.health if h[2]]

@@ -242,7 +242,7 @@ def _sample(workdir: Path) -> list[tuple[str, Path]]:
         if k.mpi is None:
             by_track.setdefault(k.track, []).append(k)
     out = []
-    for track, kernels in sorted(by_track.items()):
+    for _, kernels in sorted(by_track.items()):
         step = len(kernels) / SAMPLE_PER_TRACK
         picked, i = [], 0.0
         while len(picked) < SAMPLE_PER_TRACK and int(i) < len(kernels):

@@ -11,15 +11,13 @@ a `baseline_error` and no baseline speedup, and the candidate is graded as usual
 
 from __future__ import annotations
 
-from typing import Callable
-
 import attrs
 
 from hpcab.build import Build, Candidate, build
 from hpcab.case import Case
 from hpcab.kernel import Kernel
-from hpcab.measure import Speedup, Timing, speedup
-from hpcab.timing.policy import Policy, pinned
+from hpcab.measure import Speedup, Timing, geometric_mean_speedup, speedup_json
+from hpcab.timing.policy import Policy
 from hpcab.timing.records import Target
 from hpcab.toolchain import Toolchains
 
@@ -152,7 +150,6 @@ class BaselineMeasurement:
 
     def overall(self) -> Speedup | None:
         """The baseline over NumPy, geometric mean of the cases; None when any case has none."""
-        from hpcab.grade import geometric_mean_speedup
         parts = [c.speedup_over_numpy for c in self.cases]
         if self.baseline.name == "numpy" or self.failed or not parts or not all(parts):
             return None
@@ -160,7 +157,6 @@ class BaselineMeasurement:
 
     def document(self) -> dict:
         """As JSON: `hpcab baseline --json` and the judge's GET /baseline/<kernel>."""
-        from hpcab.gradedoc import speedup_json
 
         def ci(t: Timing | None) -> list[float] | None:
             return [t.ci_low_ns, t.ci_high_ns] if t else None
@@ -177,29 +173,3 @@ class BaselineMeasurement:
                        "baseline_ci95_ns": ci(c.baseline_timing),
                        "speedup_vs_numpy": speedup_json(c.speedup_over_numpy)} for c in self.cases],
         }
-
-
-def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, policy: Policy = Policy(),
-                     progress: Callable[[str], None] | None = None, slot=None) -> BaselineMeasurement:
-    """Time the track's baseline and the NumPy reference on each case, with no candidate:
-    the grading session of hpcab.grade run without a candidate target."""
-    from hpcab.grade import NUMPY, grade_case
-    from hpcab.timing.untrusted.harness import build_harness
-
-    say = progress or (lambda _msg: None)
-    policy = pinned(policy) if slot is None else policy
-    say(f"preparing the {baseline_name(kernel)} baseline")
-    prepared = prepare_baseline(kernel, toolchains)
-    harness = None
-    if prepared.target is not None and prepared.target.kind == "c":
-        harness = build_harness(kernel, toolchains).library
-    out = []
-    for case in cases:
-        say(f"running {case.describe()}")
-        r = grade_case(kernel, case, None, harness, policy, prepared, slot)
-        sp = None
-        if prepared.target is not None and r.baseline_timing is not None:
-            sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name], r.session_counts.get(NUMPY),
-                         r.session_counts.get(prepared.name), policy.drift)
-        out.append(BaselineCase(case, r.status, r.message, r.numpy_timing, r.baseline_timing, sp, r.baseline_error))
-    return BaselineMeasurement(kernel.id, kernel.track, prepared, tuple(out), policy)

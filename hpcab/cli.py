@@ -15,8 +15,8 @@ from rich.table import Table
 
 from hpcab import __version__
 from hpcab.errors import HpcabError, InputError
-from hpcab.gradedoc import (fmt_speedup, fmt_time, grade_document, plain_speedup, print_baseline_error, print_grade,
-                            speedup_json)
+from hpcab.gradedoc import fmt_speedup, fmt_time, grade_document, plain_speedup, print_baseline_error, print_grade
+from hpcab.measure import speedup_json
 
 EXIT_INCORRECT = 1
 EXIT_USAGE = 2
@@ -208,7 +208,7 @@ def _fmt_speedup(sp) -> str:
 
 
 def cmd_baseline(args, out: Console) -> int:
-    from hpcab.baseline import measure_baseline
+    from hpcab.grade import measure_baseline
     from hpcab.corpus import load_corpus
     from hpcab.timing.policy import Policy
     from hpcab.toolchain import load_toolchains

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Callable, ContextManager
 import attrs
 import numpy as np
 
-from hpcab.baseline import PreparedBaseline, baseline_name, prepare_baseline
+from hpcab.baseline import BaselineCase, BaselineMeasurement, PreparedBaseline, baseline_name, prepare_baseline
 from hpcab.build import Build, BuildLimits, Candidate, build, target_kind
 from hpcab.case import Case, session_case
 from hpcab.check import Check
 from hpcab.environment import fingerprint
 from hpcab.timing.untrusted.harness import build_harness
 from hpcab.kernel import Kernel
-from hpcab.measure import Speedup, Timing, speedup, summarize
+from hpcab.measure import Speedup, Timing, geometric_mean_speedup, speedup, summarize
 from hpcab.mpi.distribution import Layout
 from hpcab.timing.policy import Policy, pinned, session_policy
 from hpcab.timing.records import Diagnostics, RunResult, Target, Verdict
@@ -148,17 +148,6 @@ def _hidden_pad(case: Case, done: list[CaseResult], policy: Policy) -> float | N
     per_session = max(r.seconds / r.sessions for r in public)
     sessions = max(policy.sessions, 1) if case.scored else 1
     return HIDDEN_PAD_FACTOR * per_session * sessions + HIDDEN_PAD_S
-
-
-def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
-    """Across cases: geometric means of the values and of the CI bounds (a conservative summary)."""
-    if not parts:
-        return None
-    if len(parts) == 1:
-        return parts[0]
-    gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))
-    return Speedup(gm([p.value for p in parts]), gm([p.ci_low for p in parts]), gm([p.ci_high for p in parts]),
-                   min(p.sessions for p in parts))
 
 
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
@@ -492,3 +481,26 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
                  compilers, tuple(toolchains.version_warnings(compilers)),
                  None if mpi is None else {k: mpi[k] for k in ("ranks", "launcher")} | {
                      "distribution": {a: str(Layout(**d)) for a, d in mpi["distribution"].items()}})
+
+
+def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, policy: Policy = Policy(),
+                     progress: Callable[[str], None] | None = None, slot=None) -> BaselineMeasurement:
+    """Time the track's baseline and the NumPy reference on each case, with no candidate:
+    the grading session of hpcab.grade run without a candidate target."""
+    say = progress or (lambda _msg: None)
+    policy = pinned(policy) if slot is None else policy
+    say(f"preparing the {baseline_name(kernel)} baseline")
+    prepared = prepare_baseline(kernel, toolchains)
+    harness = None
+    if prepared.target is not None and prepared.target.kind == "c":
+        harness = build_harness(kernel, toolchains).library
+    out = []
+    for case in cases:
+        say(f"running {case.describe()}")
+        r = grade_case(kernel, case, None, harness, policy, prepared, slot)
+        sp = None
+        if prepared.target is not None and r.baseline_timing is not None:
+            sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name], r.session_counts.get(NUMPY),
+                         r.session_counts.get(prepared.name), policy.drift)
+        out.append(BaselineCase(case, r.status, r.message, r.numpy_timing, r.baseline_timing, sp, r.baseline_error))
+    return BaselineMeasurement(kernel.id, kernel.track, prepared, tuple(out), policy)

@@ -11,14 +11,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from hpcab.measure import geometric_mean_speedup, speedup_json
+
 HIDDEN = "hidden"
-
-
-def speedup_json(sp) -> dict | None:
-    """A speedup with its 95 % interval, the gate's verdict on it (hpcab.measure.verdict) and
-    the number of measuring sessions it came from."""
-    return None if sp is None else {"value": sp.value, "ci95": [sp.ci_low, sp.ci_high], "verdict": sp.verdict,
-                                    "sessions": sp.sessions}
 
 
 def grade_document(g, kind: str = "local", agent: str | None = None, redact_hidden: bool = False,
@@ -65,7 +60,6 @@ def _public_speedups(g) -> tuple:
     keep, would give away the hidden cases' with the public ones shown beside them."""
     if not any(c.case.visibility == HIDDEN for c in g.cases) or g.speedup_numpy is None:
         return g.speedup_numpy, g.speedup_baseline
-    from hpcab.grade import geometric_mean_speedup
     public = [c for c in g.cases if c.case.visibility != HIDDEN and c.case.scored]
     numpy = geometric_mean_speedup([c.speedup_numpy for c in public]) if all(c.speedup_numpy for c in public) else None
     base = (geometric_mean_speedup([c.speedup_baseline for c in public])

@@ -203,3 +203,21 @@ def ratio_test(a: Speedup, b: Speedup) -> tuple[float, float, float]:
 def _z() -> float:
     from scipy.stats import norm
     return float(norm.ppf(1 - (1 - CONFIDENCE) / 2))
+
+
+def geometric_mean_speedup(parts: list[Speedup]) -> Speedup | None:
+    """Across cases: geometric means of the values and of the CI bounds (a conservative summary)."""
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    gm = lambda xs: math.exp(sum(math.log(x) for x in xs) / len(xs))
+    return Speedup(gm([p.value for p in parts]), gm([p.ci_low for p in parts]), gm([p.ci_high for p in parts]),
+                   min(p.sessions for p in parts))
+
+
+def speedup_json(sp: Speedup | None) -> dict | None:
+    """A speedup with its 95 % interval, the gate's verdict on it (verdict) and the number of
+    measuring sessions it came from, as every document shows it."""
+    return None if sp is None else {"value": sp.value, "ci95": [sp.ci_low, sp.ci_high], "verdict": sp.verdict,
+                                    "sessions": sp.sessions}

@@ -40,10 +40,10 @@ def find_overrides(source: str, language: str) -> tuple[str, ...]:
         if language in C_LANGUAGES:
             t, spans = _c_family(source)
             found = sorted(set(spans))
-            describe = lambda span: (t.line(span[0]), t.code[span[0]:span[1]])     # noqa: E731
+            describe = lambda span: (t.line(span[0]), t.code[span[0]:span[1]])   
         elif language in FORTRAN_LANGUAGES + PYTHON_LANGUAGES:
             found = sorted(set(_fortran(source) if language in FORTRAN_LANGUAGES else _python(source)))
-            describe = lambda item: (item[0], item[2])                                # noqa: E731
+            describe = lambda item: (item[0], item[2])                              
         else:
             return ()
         out = []

@@ -9,11 +9,11 @@ import attrs
 import pytest
 
 import hpcab.translate
-from hpcab.baseline import baseline_name, measure_baseline, prepare_baseline
+from hpcab.baseline import baseline_name, prepare_baseline
 from hpcab.build import Candidate, candidate_from_file
 from hpcab.case import preset_case
 from hpcab.corpus import load_corpus
-from hpcab.grade import grade
+from hpcab.grade import grade, measure_baseline
 from hpcab.record import MIGRATIONS, SCHEMA_VERSION, connect, load_grade, save_grade
 from hpcab.timing.records import Target
 from hpcab.timing.session import run_case

@@ -166,7 +166,7 @@ def test_an_agent_is_shown_the_public_cases_speedup_only(corpus, toolchains, fas
     import attrs
     from hpcab.build import Candidate
     from hpcab.gradedoc import grade_document
-    from hpcab.grade import geometric_mean_speedup
+    from hpcab.measure import geometric_mean_speedup
     k = corpus.get("gemm")
     hidden = attrs.evolve(explicit_case(k, {"NI": 70, "NJ": 60, "NK": 50}, seed=7), visibility="hidden")
     g = grade(k, Candidate((EXPLOITS / "hidden_speedup.c").read_text(), "c"), [preset_case(k, "S"), hidden],

@@ -73,7 +73,7 @@ def test_the_sums_the_judge_stores_fit_a_64_bit_integer():
 
 def test_score_id_has_the_rules_of_submission_id():
     props = load_schema("submission")["properties"]
-    strip = lambda d: {k: v for k, v in d.items() if k != "description"}   # noqa: E731
+    strip = lambda d: {k: v for k, v in d.items() if k != "description"} 
     assert strip(props["score_id"]) == strip(props["submission_id"])
     validate(body(score_id="0123456789abcdef" * 2), "submission", "request body")
     assert refusal(body(score_id="0123456789ABCDEF" * 2)).field == "score_id"

@@ -88,7 +88,7 @@ def run_grade(job: GradeJob) -> Grade:
 
 
 def run_baseline(job: BaselineJob) -> dict:
-    from hpcab.baseline import measure_baseline
+    from hpcab.grade import measure_baseline
     kernel = _corpus().get(job.kernel_id)
     m = measure_baseline(kernel, list(job.cases), _toolchains(), job.policy, slot=job.slots.acquire)
     return m.document()

@@ -21,10 +21,14 @@ and its tile is the array with only those indices along the axis, in that order.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import attrs
 
 from hpcab.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DISTRIBUTIONS = ("block", "cyclic", "block-cyclic", "replicated")
 DECLARATION = re.compile(r"hpcab-distribution:([^\n]*)")
@@ -84,7 +88,7 @@ class Layout:
     def __str__(self) -> str:
         return f"{self.kind}:{self.block}" if self.kind == "block-cyclic" else self.kind
 
-    def owned(self, n: int, ranks: int, rank: int) -> "np.ndarray":
+    def owned(self, n: int, ranks: int, rank: int) -> np.ndarray:
         """The indices along the split axis that `rank` of `ranks` owns, in tile order."""
         import numpy as np
         if self.kind == "replicated":

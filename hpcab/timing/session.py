@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import attrs
-import numpy as np
 
 from hpcab import sandbox
 from hpcab.case import Case

@@ -527,7 +527,7 @@ class Lowerer:
             self.emit(Allocate(tmp, dest.shape))
             self.loop(dest.shape, lambda idx: [Store(tmp, idx, cast(at(idx), self.arrays[tmp].dtype))])
             tdt = self.arrays[tmp].dtype
-            at = lambda idx, tmp=tmp, tdt=tdt: Load(tmp, idx, tdt)   # noqa: E731
+            at = lambda idx, tmp=tmp, tdt=tdt: Load(tmp, idx, tdt) 
         self.loop(dest.shape, lambda idx: [Store(arr, dest.index_of(idx), cast(at(idx), dtype))])
 
     # -- expressions --

@@ -16,7 +16,8 @@ import attrs
 from hpcab.build import Candidate
 from hpcab.case import preset_case
 from hpcab.errors import HpcabError
-from hpcab.grade import geometric_mean_speedup, grade
+from hpcab.grade import grade
+from hpcab.measure import geometric_mean_speedup
 from hpcab.kernel import DWARFS, TRACKS, Kernel
 from hpcab.measure import Speedup
 from hpcab.timing.policy import Policy
