@@ -17,8 +17,8 @@ import traceback
 
 import pytest
 
-from hpcab.cli import _token
 from hpcab.client import JudgeClient, JudgeError, plausible_token
+from hpcab.judge.tokens import client_token
 from hpcab.errors import HpcabError
 from hpcab.judge.tokens import issue_tokens
 from tests.conftest import EXAMPLES, ROOT, rows
@@ -136,7 +136,7 @@ def test_mcp_takes_the_agent_option_too(tmp_path):
 # ---- reading --token-file (the one helper behind every command) ------------------------
 
 def token_of(path=None, agent=None) -> str | None:
-    return _token(argparse.Namespace(token_file=str(path) if path else None, agent=agent))
+    return client_token(str(path) if path else None, agent)
 
 
 def test_token_file_forms(tmp_path, monkeypatch):
