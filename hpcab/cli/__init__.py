@@ -435,8 +435,7 @@ def cmd_lint(args, out: Console) -> int:
     """Every broken kernel the selector covers is reported (file: field: problem), and the
     others are linted; exit 1 when any has a problem."""
     from hpcab.corpus import load_corpus
-    from hpcab.gate import gate
-    from hpcab.translate import lint
+    from hpcab.gate import lint_kernel
     corpus = load_corpus(Path(args.corpus) if args.corpus else None)
     kernels = corpus.select(args.selector, skip_broken=True)
     broken = corpus.broken_in(args.selector)
@@ -444,17 +443,7 @@ def cmd_lint(args, out: Console) -> int:
         _say(out, b.describe())
     dirty, total = [], 0
     for k in kernels:
-        try:
-            k.reference()      # its file, import and signature: what lint and the gate read
-        except InputError as exc:
-            diagnostics = [str(exc)]
-        else:
-            try:
-                diagnostics = [str(d) for d in lint(k)]
-            except (ImportError, NotImplementedError) as exc:
-                raise HpcabError(f"lint: the translator cannot lint yet: {type(exc).__name__}: {exc}") from None
-            # The corpus gate: a kernel whose grades could be passed without computing anything.
-            diagnostics += [f"{k.reference_path}: corpus gate: {problem}" for problem in gate(k)]
+        diagnostics = lint_kernel(k)
         for d in diagnostics:
             _say(out, d)
         if diagnostics:
