@@ -3,7 +3,6 @@
 that is not there (the "retrying" line, then one line of error), plausible_token, and the
 client's on_retry and score_id against a tiny loopback HTTP server."""
 
-import argparse
 import http.server
 import json
 import os
@@ -18,9 +17,8 @@ import traceback
 import pytest
 
 from hpcab.client import JudgeClient, JudgeError, plausible_token
-from hpcab.judge.tokens import client_token
 from hpcab.errors import HpcabError
-from hpcab.judge.tokens import issue_tokens
+from hpcab.judge.tokens import client_token, issue_tokens
 from tests.conftest import EXAMPLES, ROOT, rows
 
 FAST = ("--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
