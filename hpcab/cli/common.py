@@ -1,5 +1,5 @@
-"""What several commands share: exit statuses, message lines, the options of measuring
-and of a judge's token, and their checks."""
+"""What several commands share: exit statuses, message lines, presets and threads checked,
+and the options of measuring and of a judge's URL and token."""
 
 from __future__ import annotations
 
@@ -46,11 +46,6 @@ def judge_url(url: str, command: str) -> None:
     from urllib.parse import urlsplit
     if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
         raise HpcabError(f"{command}: --judge takes the judge's URL, e.g. http://127.0.0.1:8000, not {url!r}")
-
-
-def token(args) -> str | None:
-    from hpcab.judge.tokens import client_token
-    return client_token(args.token_file, getattr(args, "agent", None))
 
 
 def measurement_options(s: argparse.ArgumentParser, timed: str) -> None:

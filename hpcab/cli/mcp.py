@@ -6,7 +6,7 @@ import sys
 
 from rich.console import Console
 
-from hpcab.cli.common import judge_url, token, token_options
+from hpcab.cli.common import judge_url, token_options
 from hpcab.errors import HpcabError
 
 
@@ -15,6 +15,7 @@ def cmd_mcp(args, out: Console) -> int:
 
     from hpcab import mcp
     from hpcab.client import JudgeClient
+    from hpcab.judge.tokens import client_token
 
     judge_url(args.judge, "mcp")
     host, port = _mcp_http_address(args.http) if args.http else (None, None)
@@ -29,7 +30,8 @@ def cmd_mcp(args, out: Console) -> int:
     log.propagate = False
     name = f"the judge at {args.judge} (rank {args.rank})"
     if host is None:
-        mcp.serve_stdio(mcp.make_server(JudgeClient(args.judge, token(args), args.rank), judge_name=name))
+        judge = JudgeClient(args.judge, client_token(args.token_file, args.agent), args.rank)
+        mcp.serve_stdio(mcp.make_server(judge, judge_name=name))
         return 0
 
     def judge_for(ctx) -> JudgeClient:

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from rich.console import Console
 
-from hpcab.cli.common import EXIT_INCORRECT, judge_url, token, token_options
+from hpcab.cli.common import EXIT_INCORRECT, judge_url, token_options
 from hpcab.errors import HpcabError
 from hpcab.gradedoc import print_grade
 
 
 def cmd_submit(args, out: Console) -> int:
     from hpcab.client import JudgeClient, JudgeError
+    from hpcab.judge.tokens import client_token
 
     judge_url(args.judge, "submit")
     if not args.reconnect_seconds >= 0:
@@ -25,8 +26,8 @@ def cmd_submit(args, out: Console) -> int:
         # prints above the spinner.
         print(f"hpcab submit: {line}", file=sys.stderr, flush=True)
 
-    client = JudgeClient(args.judge, token(args), args.rank, reconnect_seconds=args.reconnect_seconds,
-                         on_retry=say)
+    client = JudgeClient(args.judge, client_token(args.token_file, args.agent), args.rank,
+                         reconnect_seconds=args.reconnect_seconds, on_retry=say)
     what = "scoring" if args.score else "submitting"
     try:
         with out.status(f"{what} {Path(args.source).name} for {args.kernel} at {args.judge}…"):
