@@ -17,7 +17,8 @@
     report.py     report
     common.py     what several share: exit statuses, option helpers, the token option
 
-A front end only: no library module imports it.
+A front end only: library modules do not import it, except hpcab.launch.preflight, which
+parses a launch arm's command lines with build_parser.
 """
 
 from __future__ import annotations
