@@ -6,6 +6,8 @@ mean anything (`hpcab lint` runs it on every selected kernel).
 - the outputs depend on the inputs: another seed's answer fails the check (else a
   replayed answer would pass);
 - neither all zeros nor the best constant (the mean, or the most common value) passes.
+
+lint_kernel adds the reference's loading and the translator's lint: all `hpcab lint` says.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import numpy as np
 
 from hpcab.case import make_inputs, preset_case, run_oracle
 from hpcab.check import check_outputs
+from hpcab.errors import HpcabError, InputError
 from hpcab.kernel import Kernel
 
 SEEDS = (11, 12)
@@ -62,3 +65,19 @@ def gate(kernel: Kernel, preset: str = "S") -> list[str]:
             check_outputs(kernel, {n: _constant(o) for n, o in expected.items()}, expected).correct:
         problems.append("a constant output passes the check")
     return problems
+
+
+def lint_kernel(kernel: Kernel) -> list[str]:
+    """What `hpcab lint` reports of a kernel, one line each; [] when it is clean: the
+    reference's file, import and signature, else the translator's lint (the canonical NumPy
+    subset) and the corpus gate."""
+    from hpcab.translate import lint
+    try:
+        kernel.reference()
+    except InputError as exc:
+        return [str(exc)]
+    try:
+        diagnostics = [str(d) for d in lint(kernel)]
+    except (ImportError, NotImplementedError) as exc:
+        raise HpcabError(f"lint: the translator cannot lint yet: {type(exc).__name__}: {exc}") from None
+    return diagnostics + [f"{kernel.reference_path}: corpus gate: {problem}" for problem in gate(kernel)]

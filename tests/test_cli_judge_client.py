@@ -3,7 +3,6 @@
 that is not there (the "retrying" line, then one line of error), plausible_token, and the
 client's on_retry and score_id against a tiny loopback HTTP server."""
 
-import argparse
 import http.server
 import json
 import os
@@ -17,10 +16,9 @@ import traceback
 
 import pytest
 
-from hpcab.cli import _token
 from hpcab.client import JudgeClient, JudgeError, plausible_token
 from hpcab.errors import HpcabError
-from hpcab.judge.tokens import issue_tokens
+from hpcab.judge.tokens import client_token, issue_tokens
 from tests.conftest import EXAMPLES, ROOT, rows
 
 FAST = ("--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
@@ -136,7 +134,7 @@ def test_mcp_takes_the_agent_option_too(tmp_path):
 # ---- reading --token-file (the one helper behind every command) ------------------------
 
 def token_of(path=None, agent=None) -> str | None:
-    return _token(argparse.Namespace(token_file=str(path) if path else None, agent=agent))
+    return client_token(str(path) if path else None, agent)
 
 
 def test_token_file_forms(tmp_path, monkeypatch):

@@ -269,11 +269,12 @@ def command(args, out: Console) -> int:
         where = f"the in-process judge (database {db})"
     else:
         from hpcab.client import JudgeClient
-        from hpcab.cli import _token
-        judge = JudgeClient(args.judge, _token(args), args.rank)
+        from hpcab.judge.tokens import client_token
+        token = client_token(args.token_file, args.agent)
+        judge = JudgeClient(args.judge, token, args.rank)
         where = f"the judge at {args.judge}"
         try:     # a judge that is not there fails the run now, not after each task's retries
-            JudgeClient(args.judge, _token(args), args.rank, reconnect_seconds=3).health()
+            JudgeClient(args.judge, token, args.rank, reconnect_seconds=3).health()
         except JudgeError as exc:
             raise HpcabError(f"{where}: {exc}") from None
     try:
