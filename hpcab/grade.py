@@ -34,7 +34,7 @@ from hpcab.measure import Speedup, Timing, geometric_mean_speedup, speedup, summ
 from hpcab.mpi.distribution import Layout
 from hpcab.timing.policy import Policy, pinned, session_policy
 from hpcab.timing.records import Diagnostics, RunResult, Target, Verdict
-from hpcab.timing.session import run_case
+from hpcab.timing.session import Driver, run_case
 from hpcab.toolchain import Toolchains
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def _hidden_pad(case: Case, done: list[CaseResult], policy: Policy) -> float | N
 def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path | None, policy: Policy,
                baseline: PreparedBaseline | None = None, slot: Slot | None = None,
                machine: "Machine | None" = None, kind: str = "c", mpi: dict | None = None,
-               secret: bytes | None = None, budget: float | None = None) -> CaseResult:
+               secret: bytes | None = None, budget: float | None = None, driver: Driver | None = None) -> CaseResult:
     """One case: the candidate (library; None times the NumPy reference and the baseline
     alone), the NumPy reference and the baseline, each in a process of its own, timed call by
     call and interleaved by the measuring driver (hpcab/timing/trusted/driver.py), which makes the inputs
@@ -161,7 +161,7 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
     kind: how the candidate is called (hpcab.build.target_kind of its language).
     secret: the grade's (hpcab.case.session_case; None: fresh random bytes). budget: the
     seconds the case may spend in its slot, every session together (None: no bound beyond
-    each session's own limit)."""
+    each session's own limit). driver: the grade's (None: one for this case)."""
     secret = secrets.token_bytes(32) if secret is None else secret
     waited = time.monotonic()
     with (slot() if slot is not None else contextlib.nullcontext(policy.cpus)) as cpus:
@@ -171,8 +171,9 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
         targets = ([Target(CANDIDATE, kind, library, mpi=mpi)] if library is not None else []) + [
             Target(NUMPY, "python", trusted=True)]
         extra = baseline.target if baseline is not None else None
-        run, counts = _sessions(kernel, case, targets, extra, harness, policy, secret,
-                                None if budget is None else began + budget)
+        with contextlib.nullcontext(driver) if driver is not None else Driver() as driver:
+            run, counts = _sessions(kernel, case, targets, extra, harness, policy, driver, secret,
+                                    None if budget is None else began + budget)
         seconds = time.monotonic() - began
     result = _judge_run(kernel, case, library, baseline, run, extra, counts, policy.drift)
     # A tiny edge shape (not scored) is checked for correctness only: its time is not in the
@@ -184,10 +185,10 @@ def grade_case(kernel: Kernel, case: Case, library: Path | None, harness: Path |
 
 
 def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target | None, harness: Path | None,
-              policy: Policy, secret: bytes | None = None,
+              policy: Policy, driver: Driver, secret: bytes | None = None,
               deadline: float | None = None) -> tuple[RunResult, dict[str, tuple[int, ...]]]:
     """The case measured in policy.sessions independent sessions (one if it is not scored):
-    each a measuring driver of its own with fresh runners, its own input sets
+    each with fresh processes of every target, its own input sets
     (hpcab.case.session_case) and the targets' order rotated, so that which process starts
     first and which target leads a round changes from one session to the next. A failure,
     a wrong answer or a flag ends the case at that session. deadline (time.monotonic()): when
@@ -207,7 +208,8 @@ def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target |
                 limited = attrs.evolve(one, timeout_seconds=left)
         everyone = targets + ([extra] if extra is not None else [])
         turn = s % len(everyone)
-        run = run_case(kernel, session_case(case, s, secret), everyone[turn:] + everyone[:turn], harness, limited)
+        run = run_case(kernel, session_case(case, s, secret), everyone[turn:] + everyone[:turn], harness, limited,
+                       driver)
         if run.status == "timeout" and limited is not one:
             run = attrs.evolve(run, message=f"the grade's wall-clock limit was reached while {run.failed_phase} "
                                             f"target {run.failed_target!r}")
@@ -425,21 +427,22 @@ def grade(kernel: Kernel, candidate: Candidate, cases: list[Case], toolchains: T
         # The grade's secret: every input set it times or checks derives from it (hpcab.case).
         secret = secrets.token_bytes(32)
         measured = 0.0        # seconds in measurement slots so far: what the grade's limit bounds
-        for case in cases:
-            say(f"running {case.describe()}")
-            budget = policy.grade_seconds - measured
-            pad = _hidden_pad(case, results, policy)
-            if pad is not None:
-                budget = min(budget, pad)
-            results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine,
-                                      "mpi" if mpi else target_kind(candidate.language), mpi, secret, budget))
-            measured += results[-1].seconds
-            if pad is not None and results[-1].seconds < pad:
-                # Out of the slot: the answer waits, no measuring core does.
-                time.sleep(pad - results[-1].seconds)
-                durations["hidden_pad"] = durations.get("hidden_pad", 0.0) + pad - results[-1].seconds
-            if results[-1].status in FATAL:
-                break
+        with Driver() as driver:     # one for the grade's every session
+            for case in cases:
+                say(f"running {case.describe()}")
+                budget = policy.grade_seconds - measured
+                pad = _hidden_pad(case, results, policy)
+                if pad is not None:
+                    budget = min(budget, pad)
+                results.append(grade_case(kernel, case, built.library, harness, policy, prepared, slot, machine,
+                                          "mpi" if mpi else target_kind(candidate.language), mpi, secret, budget, driver))
+                measured += results[-1].seconds
+                if pad is not None and results[-1].seconds < pad:
+                    # Out of the slot: the answer waits, no measuring core does.
+                    time.sleep(pad - results[-1].seconds)
+                    durations["hidden_pad"] = durations.get("hidden_pad", 0.0) + pad - results[-1].seconds
+                if results[-1].status in FATAL:
+                    break
         if any(r.flag == "roofline" for r in results):
             # Before flagging, measure the machine again: a probe slowed by a neighbour gives
             # a bound too high. Flag only what is still too fast.
@@ -495,12 +498,18 @@ def measure_baseline(kernel: Kernel, cases: list[Case], toolchains: Toolchains, 
     if prepared.target is not None and prepared.target.kind == "c":
         harness = build_harness(kernel, toolchains).library
     out = []
-    for case in cases:
-        say(f"running {case.describe()}")
-        r = grade_case(kernel, case, None, harness, policy, prepared, slot)
-        sp = None
-        if prepared.target is not None and r.baseline_timing is not None:
-            sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name], r.session_counts.get(NUMPY),
-                         r.session_counts.get(prepared.name), policy.drift)
-        out.append(BaselineCase(case, r.status, r.message, r.numpy_timing, r.baseline_timing, sp, r.baseline_error))
+    with Driver() as driver:
+        for case in cases:
+            say(f"running {case.describe()}")
+            out.append(_baseline_case(kernel, case, harness, policy, prepared, slot, driver))
     return BaselineMeasurement(kernel.id, kernel.track, prepared, tuple(out), policy)
+
+
+def _baseline_case(kernel: Kernel, case: Case, harness: Path | None, policy: Policy, prepared: PreparedBaseline,
+                   slot, driver: Driver) -> BaselineCase:
+    r = grade_case(kernel, case, None, harness, policy, prepared, slot, driver=driver)
+    sp = None
+    if prepared.target is not None and r.baseline_timing is not None:
+        sp = speedup(r.samples_ns[NUMPY], r.samples_ns[prepared.name], r.session_counts.get(NUMPY),
+                     r.session_counts.get(prepared.name), policy.drift)
+    return BaselineCase(case, r.status, r.message, r.numpy_timing, r.baseline_timing, sp, r.baseline_error)

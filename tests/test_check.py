@@ -105,3 +105,60 @@ def test_missing_output_is_reported(corpus):
     k = corpus.get("gemm")
     c = check_outputs(k, {}, {"C": ref64(4)})
     assert not c.correct and "missing" in c.message
+
+
+def _kernel_of(**outputs):
+    """The little of a kernel the checks read: its outputs and precision."""
+    from types import SimpleNamespace
+    return SimpleNamespace(outputs=list(outputs), precision="float64", tolerance=None)
+
+
+@pytest.mark.parametrize("n", [1, 1000, (1 << 15) * 3 + 7])
+def test_the_fast_check_gives_a_right_answer_the_full_checks_figures(n):
+    from hpcab.check import CHUNK, check_outputs, prepare_expected, quick_check
+    assert n < CHUNK or n > 2 * CHUNK       # one chunk and several, the last one short
+    r = ref64(n)
+    r[::97] = 0.0                             # zero elements: no relative error of their own
+    k = _kernel_of(y=None, i=None)
+    expected = {"y": r, "i": np.arange(n)}
+    got = {"y": r * (1 + 1e-13) + 1e-15, "i": np.arange(n)}
+    fast, full = quick_check(k, got, prepare_expected(k, expected)), check_outputs(k, got, expected)
+    assert full.correct and fast is not None and fast.correct
+    for a, b in zip(fast.outputs, full.outputs):
+        assert (a.name, a.ok, a.mismatches) == (b.name, b.ok, b.mismatches)
+        assert a.max_abs_err == b.max_abs_err and a.max_rel_err == b.max_rel_err
+        assert a.normwise_err == pytest.approx(b.normwise_err, rel=1e-12)
+
+
+@pytest.mark.parametrize("fault", ["outside", "nan", "inf", "integer", "normwise", "shape"])
+def test_the_fast_check_leaves_every_doubtful_answer_to_the_full_check(fault):
+    from hpcab.check import CHUNK, check_outputs, prepare_expected, quick_check
+    n = 2 * CHUNK + 5
+    r = ref64(n)
+    k = _kernel_of(y=None, i=None)
+    expected = {"y": r, "i": np.arange(n)}
+    y, i = r.copy(), np.arange(n)
+    if fault == "outside":
+        y[CHUNK + 3] += 1e-6               # one element, in the second chunk
+    elif fault == "nan":
+        y[-1] = np.nan
+    elif fault == "inf":
+        y[0] = np.inf
+    elif fault == "integer":
+        i[CHUNK] += 1
+    elif fault == "normwise":
+        y = r * (1 + 5e-10)                # inside every element's band, over the normwise bound
+    else:
+        y = y[:-1]
+    got = {"y": y, "i": i}
+    assert quick_check(k, got, prepare_expected(k, expected)) is None
+    assert not check_outputs(k, got, expected).correct
+
+
+def test_a_reference_with_a_non_finite_value_has_no_fast_check():
+    from hpcab.check import prepare_expected, quick_check
+    r = ref64(10)
+    r[4] = np.inf
+    k = _kernel_of(y=None)
+    assert prepare_expected(k, {"y": r})["y"] is None
+    assert quick_check(k, {"y": r.copy()}, prepare_expected(k, {"y": r})) is None

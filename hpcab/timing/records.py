@@ -10,6 +10,10 @@ row (hpcab.record) and its document (hpcab.gradedoc).
 
 from __future__ import annotations
 
+import os
+import select
+import struct
+import time
 from pathlib import Path
 
 import attrs
@@ -154,3 +158,36 @@ class DriverFailure:
     """The driver's own failure (the judge's, never graded as the candidate's)."""
     message: str
     traceback: str = ""
+
+
+# ---- framing: one pickled record a frame, its length first -----------------------------
+
+_LENGTH = struct.Struct("<Q")
+
+
+def write_frame(f, data: bytes) -> None:
+    f.write(_LENGTH.pack(len(data)) + data)
+    f.flush()
+
+
+def read_frame(f, deadline: float | None = None) -> bytes:
+    """One frame from f (a pipe: read unbuffered, from its descriptor). EOFError when it
+    closes first; TimeoutError past deadline (time.monotonic())."""
+    fd = f.fileno()
+    (n,) = _LENGTH.unpack(_read_exactly(fd, _LENGTH.size, deadline))
+    return _read_exactly(fd, n, deadline)
+
+
+def _read_exactly(fd: int, n: int, deadline: float | None) -> bytes:
+    parts, left = [], n
+    while left:
+        if deadline is not None:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                raise TimeoutError()
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            raise EOFError("the pipe closed")
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)

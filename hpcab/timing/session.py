@@ -28,7 +28,7 @@ from hpcab.case import Case
 from hpcab.kernel import Kernel
 from hpcab.paths import cache_dir
 from hpcab.timing.policy import Policy, pinned
-from hpcab.timing.records import DriverFailure, Job, RunResult, Target
+from hpcab.timing.records import DriverFailure, Job, RunResult, Target, read_frame, write_frame
 from hpcab.timing.untrusted.harness import harness_ffi_module
 
 DRIVER_MODULE = "hpcab.timing.trusted.driver"
@@ -78,45 +78,93 @@ DRIVER_GRACE_S = 30.0
 
 
 def run_case(kernel: Kernel, case: Case, targets: list[Target], harness: Path | None,
-             policy: Policy = Policy()) -> RunResult:
+             policy: Policy = Policy(), driver: Driver | None = None) -> RunResult:
     """Time the targets on the case (its input sets made by the driver from the case's seed).
-    targets: the NumPy reference (kind "python") is required; its answers are the expected ones."""
+    targets: the NumPy reference (kind "python") is required; its answers are the expected ones.
+    driver: the grade's measuring driver (None: one for this run alone)."""
     policy = pinned(policy)
     job = Job(kernel_dir=kernel.directory.resolve(), corpus_root=Path(kernel.corpus_root), case=case,
               targets=tuple(targets), numpy=next(t.name for t in targets if t.kind == "python"),
               harness=harness, harness_ffi=harness_ffi_module() if harness else None,
               numba_cache=cache_dir() / "numba", env=_runner_env(policy), policy=policy,
               nproc=process_limit(policy))
-    return _drive(job)
+    if driver is not None:
+        return driver.run(job)
+    with Driver() as own:
+        return own.run(job)
 
 
-def _drive(job: Job) -> RunResult:
-    started = time.monotonic()
-    policy = job.policy
-    if policy.sandbox == "bubblewrap":
-        sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
-    limit = policy.timeout_seconds + DRIVER_GRACE_S
-    with tempfile.TemporaryFile() as err:
+class Driver:
+    """The trusted measuring driver (hpcab/timing/trusted/driver.py), a process of the
+    judge's own that measures one session per job it is sent. A grade keeps one for all its
+    sessions and cases (starting one costs Python, NumPy and the kernel: 0.4-0.7 s), never
+    for another grade: each session still starts every target's process afresh. A driver
+    that fails or runs past a session's limit is killed; the next job starts a new one."""
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+        self.err = None
+
+    def __enter__(self) -> Driver:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _start(self) -> subprocess.Popen:
+        self.err = tempfile.TemporaryFile()
         # One thread for the driver's own NumPy (its checks): it shares the slot with the calls.
         env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        proc = subprocess.Popen([sys.executable, "-m", DRIVER_MODULE], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=err, preexec_fn=_limits(),
-                                start_new_session=True, env=env)
+        self.proc = subprocess.Popen([sys.executable, "-m", DRIVER_MODULE], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.err, preexec_fn=_limits(),
+                                     start_new_session=True, env=env)
+        return self.proc
+
+    def run(self, job: Job) -> RunResult:
+        started = time.monotonic()
+        if job.policy.sandbox == "bubblewrap":
+            sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
+        limit = job.policy.timeout_seconds + DRIVER_GRACE_S
+        proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
         try:
-            out, _ = proc.communicate(pickle.dumps(job), timeout=limit)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
+            write_frame(proc.stdin, pickle.dumps(job))
+            out = read_frame(proc.stdout, started + limit)
+        except TimeoutError:
+            self.close()
             raise RuntimeError(f"the measuring driver did not finish within {limit:g} s") from None
-        err.seek(0)
-        tail = err.read()[-4000:].decode(errors="replace")
-    if proc.returncode != 0 or not out:
-        raise RuntimeError(f"the measuring driver failed (status {proc.returncode}): {tail}")
-    result = pickle.loads(out)     # the driver is the judge's own process: its pickle is trusted
-    if isinstance(result, DriverFailure):
-        raise RuntimeError(f"the measuring driver failed: {result.message}\n{result.traceback}")
-    if not isinstance(result, RunResult):
-        raise RuntimeError(f"the measuring driver answered a {type(result).__name__}, expected a RunResult")
-    return attrs.evolve(result, wall_seconds=time.monotonic() - started)
+        except (OSError, EOFError) as exc:
+            tail = self._stderr_tail()
+            self.close()
+            raise RuntimeError(f"the measuring driver failed ({exc}): {tail}") from None
+        result = pickle.loads(out)     # the driver is the judge's own process: its pickle is trusted
+        if isinstance(result, DriverFailure):
+            self.close()
+            raise RuntimeError(f"the measuring driver failed: {result.message}\n{result.traceback}")
+        if not isinstance(result, RunResult):
+            self.close()
+            raise RuntimeError(f"the measuring driver answered a {type(result).__name__}, expected a RunResult")
+        return attrs.evolve(result, wall_seconds=time.monotonic() - started)
+
+    def _stderr_tail(self) -> str:
+        if self.err is None:
+            return ""
+        self.err.seek(max(0, self.err.seek(0, os.SEEK_END) - 4000))
+        return self.err.read().decode(errors="replace")
+
+    def close(self) -> None:
+        """The driver ended: asked (its stdin closed), then killed with its process group."""
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            _kill_group(proc)
+            proc.stdout.close()
+        if self.err is not None:
+            self.err.close()
+            self.err = None
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -1,5 +1,5 @@
 """The trusted side of a measurement: `python -m hpcab.timing.trusted.driver`, one process
-per measuring session.
+per grade, measuring its sessions one after another.
 
 It owns the clock, the input sets, the expected outputs and the result. Each target (the
 candidate, the NumPy reference, the track's baseline) runs in a process of its own
@@ -15,9 +15,10 @@ One call, as the driver makes it (process.py, rounds.py; docs/measurement_statis
     freeze it [candidate: read its CPU time; CPU outside the call is charged to it]
     compare its read-only inputs with the set; copy its outputs out
 
-The job (hpcab.timing.records.Job) comes pickled on stdin from the judge's side
-(hpcab/timing/session.py); the RunResult (or a DriverFailure) goes back pickled on stdout.
-Both ends are the judge's: the candidate never touches either.
+Jobs (hpcab.timing.records.Job) come pickled on stdin from the judge's side
+(hpcab/timing/session.py), one a session, for as long as the grade lasts; each RunResult
+(or a DriverFailure) goes back pickled on stdout. Both ends are the judge's: the candidate
+never touches either.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 from hpcab import freezer
 from hpcab.case import poison
 from hpcab.kernel import load_kernel
-from hpcab.timing.records import Diagnostics, DriverFailure, Job, RunResult
+from hpcab.timing.records import Diagnostics, DriverFailure, Job, RunResult, read_frame, write_frame
 from hpcab.timing.trusted.inputs import InputSets
 from hpcab.timing.trusted.process import Runner, Stop, group_cpus
 from hpcab.timing.trusted.rounds import Rounds
@@ -43,6 +44,52 @@ from hpcab.timing.wire import PING, layout
 
 PINGS = 64                 # round trips to the NumPy runner: the timer's overhead
 LOAD_SECONDS_MIN = 5.0
+
+
+class Kept:
+    """The judge's own runners (the NumPy reference, its numba jit, the C baseline) kept from
+    one session to the next of the same case: loading one costs 0.3-2 s (NumPy, numba and
+    its cache), every session, where the candidate's C runner loads in 0.1 s. The
+    candidate's runner is never kept (each session starts it afresh), nor is anything kept
+    past the grade (the driver ends with it). A kept runner is frozen between sessions, and
+    retired before its CPU-time limit could end it in a session."""
+
+    def __init__(self):
+        self.runners: dict[tuple, Runner] = {}
+
+    @staticmethod
+    def key(job: Job, target) -> tuple:
+        p = job.policy
+        return (job.kernel_dir, tuple(sorted(job.case.sizes.items())), target, p.cpus, p.sandbox, p.freezer,
+                p.threads, job.harness, job.numba_cache, tuple(sorted(job.env.items())))
+
+    def take(self, job: Job) -> dict[str, Runner]:
+        """The runners kept for this job's trusted targets; every other one is ended."""
+        wanted = {self.key(job, t): t.name for t in job.targets if t.trusted}
+        taken = {wanted[k]: r for k, r in self.runners.items() if k in wanted}
+        for k, r in self.runners.items():
+            if k not in wanted:
+                r.close()
+        self.runners = {}
+        return taken
+
+    def keep(self, job: Job, r: Runner, target) -> bool:
+        """Keep r for the next session, if it may be: the judge's, alive, and far from its
+        CPU-time limit (hpcab.timing.trusted.process.limits)."""
+        used = r.group.cpu_ns() if r.group is not None else None
+        limit_ns = (job.policy.timeout_seconds * max(job.policy.threads, 1) + 10) * 1e9
+        if not r.trusted or r.proc.poll() is not None or used is None or used > limit_ns / 2:
+            return False
+        self.runners[self.key(job, target)] = r
+        return True
+
+    def close(self) -> None:
+        for r in self.runners.values():
+            r.close()
+        self.runners = {}
+
+
+KEPT = Kept()
 
 
 class Session:
@@ -79,11 +126,15 @@ class Session:
         for n, p in self.poisons.items():
             buf[n][...] = p
 
-    def start(self, workdir: Path) -> None:
+    def start(self, workdir: Path, kept: dict[str, Runner]) -> None:
         """Every target's process: the candidate first (it loads while the warm-up set is
-        made), then the judge's own."""
+        made), then the judge's own (kept: those already running, from the case's session
+        before)."""
         pol = self.pol
         for target in sorted(self.job.targets, key=lambda t: t.trusted):
+            if target.name in kept:
+                self.runners.append(kept.pop(target.name))
+                continue
             group = None
             # srun's ranks are Slurm's processes, out of the driver's process tree (hpcab/mpi/ranks.py).
             srun = target.kind == "mpi" and target.mpi["launcher"] == "srun"
@@ -110,6 +161,8 @@ class Session:
             self.runners.append(r)
             if not r.trusted:
                 self.candidate = r
+        if self.warm is None:
+            self.warm = self.sets.make(-1)
 
     def load(self, deadline: float) -> None:
         """Wait for every target to load, making the first rounds' sets meanwhile; an optional
@@ -149,12 +202,16 @@ class Session:
                            candidate_ping_ns=ping(self.candidate) if c_candidate else None, freezer=self.freezer)
 
     def close(self, failed: str | None) -> str:
-        """Every target ended; the stderr tail of the candidate (or of the target that failed)."""
+        """Every target ended, but the judge's own kept for the next session where they may
+        be (none after a failure); the stderr tail of the candidate (or of the target that
+        failed)."""
         tail = ""
+        targets = {t.name: t for t in self.job.targets}
         for r in self.runners:
             if r is self.candidate or r.name == failed:
                 tail = r.stderr_tail()
-            r.close()
+            if failed is not None or not KEPT.keep(self.job, r, targets[r.name]):
+                r.close()
         return tail
 
 
@@ -168,8 +225,9 @@ def measure(job: Job) -> RunResult:
     diagnostics = Diagnostics()
     rounds: Rounds | None = None
     stop: Stop | None = None
+    kept = KEPT.take(job)
     try:
-        session.start(workdir)
+        session.start(workdir, kept)
         session.load(deadline)
         durations["startup"] = time.monotonic() - started
         diagnostics = session.round_trips(deadline)
@@ -185,6 +243,8 @@ def measure(job: Job) -> RunResult:
     finally:
         t = time.monotonic()
         tail = session.close(stop.target if stop is not None else None)
+        for r in kept.values():        # not taken up: the session failed before
+            r.close()
         durations["teardown"] = time.monotonic() - t
         for f in workdir.iterdir():
             f.unlink()
@@ -216,17 +276,28 @@ def measure(job: Job) -> RunResult:
 
 
 def main() -> int:
-    job = pickle.load(sys.stdin.buffer)
-    try:
-        if not isinstance(job, Job):
-            raise TypeError(f"the driver's job: expected a hpcab.timing.records.Job, got {type(job).__name__}")
-        result = measure(job)
-    except Exception as exc:        # the driver's own failure: the judge's, never graded as the candidate's
-        import traceback
-        result = DriverFailure(f"{type(exc).__name__}: {exc}", traceback.format_exc())
-    sys.stdout.buffer.write(pickle.dumps(result))
-    sys.stdout.flush()
-    return 0
+    """Measure one session per job read from stdin until it closes (the judge's side keeps one
+    driver for a whole grade: hpcab.timing.session.Driver)."""
+    # Each session pins the driver to its slot once its runners are started (Session.load);
+    # the next session's runners start from here again (the judge's Python targets load on
+    # any CPU, in parallel).
+    home = os.sched_getaffinity(0)
+    while True:
+        try:
+            data = read_frame(sys.stdin.buffer)
+        except EOFError:
+            KEPT.close()
+            return 0
+        try:
+            job = pickle.loads(data)
+            if not isinstance(job, Job):
+                raise TypeError(f"the driver's job: expected a hpcab.timing.records.Job, got {type(job).__name__}")
+            os.sched_setaffinity(0, home)
+            result = measure(job)
+        except Exception as exc:        # the driver's own failure: the judge's, never graded as the candidate's
+            import traceback
+            result = DriverFailure(f"{type(exc).__name__}: {exc}", traceback.format_exc())
+        write_frame(sys.stdout.buffer, pickle.dumps(result))
 
 
 if __name__ == "__main__":

@@ -152,6 +152,7 @@ class Runner(Frozen):
         self.proc.stdin.write(runner_job.to_json())
         self.proc.stdin.close()
         self.frozen = False
+        self.is_ready = False          # its load answered (ready): a runner kept for the next session is
 
     # -- the wire ----------------------------------------------------------------------
     def _read(self, n: int, deadline: float, phase: str) -> bytes:
@@ -193,15 +194,18 @@ class Runner(Frozen):
         return Stop("error", f"the measuring process exited with status {rc}{during}", self.name, phase)
 
     def ready(self, deadline: float) -> None:
+        if self.is_ready:
+            return
         tag = self._read(1, deadline, "loading")
         if tag == LOAD_FAILED:
             raise Stop("error", self._message(deadline, "loading"), self.name, "loading")
         if tag != READY:
             raise Stop("error", "the measuring process answered out of turn while loading", self.name, "loading")
+        self.is_ready = True
 
     def loaded(self) -> bool:
         """Whether it has answered its load (ready or failed): its answer is waiting."""
-        return bool(self.poller.poll(0))
+        return self.is_ready or bool(self.poller.poll(0))
 
     def drain(self) -> None:
         try:

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from hpcab.check import check_outputs, prepare_expected, quick_normwise
+from hpcab.check import check_outputs, prepare_expected, quick_check
 from hpcab.timing.records import Verdict
 from hpcab.timing.trusted.inputs import InputSets, bits_equal
 from hpcab.timing.trusted.process import Runner, Stop
@@ -206,26 +206,24 @@ class Rounds:
         kernel, candidate = self.kernel, self.candidate
         if expected is None:
             expected = {n: self.outputs[self.numpy_runner.name][n].copy() for n in self.out_names}
-            if candidate is not None:
-                self.prepared[index] = prepare_expected(kernel, expected)
+        if index not in self.prepared:
+            self.prepared[index] = prepare_expected(kernel, expected)
+        checked = lambda r: (quick_check(kernel, self.outputs[r.name], self.prepared[index])
+                             or check_outputs(kernel, self.outputs[r.name], expected))
         for r in list(self.runners):
             if r is self.numpy_runner or r.name not in times:
                 continue
             if r is candidate:
-                worst = self.worst
-                quick = quick_normwise(self.outputs[r.name], self.prepared[index]) if worst is not None else None
-                if quick is not None and quick <= worst.normwise_err:
-                    continue          # right, and no worse than the answer already recorded
-                check = check_outputs(kernel, self.outputs[r.name], expected)
+                check = checked(r)
                 what = "the warm-up call" if not timed else f"timed call {len(self.samples[r.name]) + 1}"
                 if not check.correct:
                     self.verdict = Verdict(False, f"{what}: {check.message}", check)
                     self.check_seconds += time.perf_counter() - t
                     raise Answered()
-                if worst is None or check.normwise_err > worst.normwise_err:
+                if self.worst is None or check.normwise_err > self.worst.normwise_err:
                     self.worst = check
             elif r.name not in self.checked_baseline:
-                check = check_outputs(kernel, self.outputs[r.name], expected)
+                check = checked(r)
                 if not check.correct:
                     self._drop(r, f"its answer is wrong, so its time is not used: {check.message}")
                     times.pop(r.name)
