@@ -228,11 +228,12 @@ def _judge_repeats(runs: list[RunResult]) -> list[RunResult]:
     contents: what it does with that gains it nothing here. Much faster on repeated sets
     (MEMO_RATIO), its median call there is kept for the roofline (roofline_check)."""
     from hpcab.timing.trusted.rounds import MIN_FRESH
-    new, seen = [], []
+    new, seen, first = [], [], []
     for r in runs:
         # The session's first rounds are all new sets, and the coldest: left out of the
         # comparison, which then sets new and repeated sets drawn over the same rounds.
         calls = list(zip(r.samples_ns.get(CANDIDATE, ()), r.fresh.get(CANDIDATE, ())))
+        first += [int(ns) for ns, _ in calls[:MIN_FRESH]]
         for ns, fresh in calls[MIN_FRESH:]:
             (new if fresh else seen).append(int(ns))
     if not any(not f for r in runs for f in r.fresh.get(CANDIDATE, ())):
@@ -242,6 +243,11 @@ def _judge_repeats(runs: list[RunResult]) -> list[RunResult]:
     if len(new) >= REPEAT_MIN_CALLS and len(seen) >= REPEAT_MIN_CALLS and b >= REPEAT_FLOOR * a:
         return runs
     runs = [_new_sets_only(r) for r in runs]
+    if not new:
+        # No new set past the first rounds (none made ahead, none affordable): the memo
+        # test compares with those, the coldest (it flags only at MEMO_RATIO, and the case
+        # is implausible only where the repeated calls then beat the roofline).
+        new, a = first, float(np.median(first)) if first else math.inf
     if new and seen and a >= MEMO_MIN_NS and a / max(b, 1.0) > MEMO_RATIO:
         memo = (f"its calls on input sets it had already seen took {b / 1e3:.3g} µs (median), {a / max(b, 1.0):.2g}× "
                 f"less than its calls on new sets ({a / 1e3:.3g} µs; {len(seen)} and {len(new)} calls)")

@@ -1,6 +1,9 @@
 """A scored case is measured in several independent sessions (docs/measurement_statistics.md):
-separate measuring drivers with fresh runners, their own input sets, the targets' order
-rotated; the grade's interval comes from the variation between them."""
+each with a fresh candidate runner, its own input sets, the targets' order rotated; the
+grade's interval comes from the variation between them. One driver measures them all, and
+keeps the judge's own runners from one session of a case to the next."""
+
+from pathlib import Path
 
 import attrs
 import pytest
@@ -32,9 +35,9 @@ def recorded_orders(monkeypatch):
     calls = []
     real = grade_module.run_case
 
-    def spy(kernel, case, targets, harness, policy):
+    def spy(kernel, case, targets, harness, policy, driver=None):
         calls.append(([t.name for t in targets], case.seed, policy))
-        return real(kernel, case, targets, harness, policy)
+        return real(kernel, case, targets, harness, policy, driver)
     monkeypatch.setattr(grade_module, "run_case", spy)
     return calls
 
@@ -46,7 +49,7 @@ def test_a_grade_in_three_sessions(corpus, toolchains, fast_policy, recorded_ord
                            policy=policy)
     assert g.status == "ok", g.message
     c = g.cases[0]
-    # Three drivers, each with every target, the order rotated, each its own seed.
+    # Three sessions, each with every target, the order rotated, each its own seed.
     orders = [o for o, _, _ in recorded_orders]
     assert len(orders) == 3 and len({tuple(o) for o in orders}) == 3
     assert all(sorted(o) == sorted(orders[0]) for o in orders)
@@ -119,3 +122,48 @@ def test_with_the_grade_secret_no_session_seed_follows_from_public_data(corpus):
     assert not set(seeds) & {session_case(case, s, other).seed for s in range(8)}      # another grade's differ
     # The sizes, the kernel and the visibility stay the case's: only the seed is secret.
     assert attrs.evolve(session_case(case, 3, secret), seed=case.seed) == case
+
+
+def _runners_below(pid: int) -> dict[int, bytes]:
+    """The measuring runners below pid (through bubblewrap where sandboxed), by pid: their
+    command lines."""
+    from tests.conftest import descendants
+    out = {}
+    for child in descendants(pid):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"hpcab.timing.untrusted.runner" in cmdline and not cmdline.startswith(b"bwrap"):
+            out[child] = cmdline
+    return out
+
+
+def test_one_driver_keeps_the_judges_runners_within_a_case_and_no_candidates(corpus, toolchains, fast_policy):
+    from hpcab.grade import CANDIDATE, NUMPY
+    from hpcab.timing.records import Target
+    from hpcab.timing.session import Driver, run_case
+    from hpcab.timing.untrusted.harness import build_harness
+    k = corpus.get("gemm")
+    library = candidate_from_file(EXAMPLES / "gemm.c")
+    from hpcab.build import build
+    built = build(library, toolchains)
+    harness = build_harness(k, toolchains).library
+    targets = [Target(CANDIDATE, "c", built.library), Target(NUMPY, "python", trusted=True)]
+    small = explicit_case(k, {"NI": 40, "NJ": 44, "NK": 48})
+    with Driver() as driver:
+        first = run_case(k, session_case(small, 0), targets, harness, fast_policy, driver)
+        after_first = _runners_below(driver.proc.pid)
+        second = run_case(k, session_case(small, 1), targets, harness, fast_policy, driver)
+        after_second = _runners_below(driver.proc.pid)
+        other = run_case(k, explicit_case(k, {"NI": 30, "NJ": 20, "NK": 10}), targets, harness, fast_policy, driver)
+        after_other = _runners_below(driver.proc.pid)
+        pid = driver.proc.pid
+    assert first.status == second.status == other.status == "ok"
+    # Between sessions only the NumPy reference's runner lives on (the candidate's ended with
+    # its session), the same process for the case's next session, a new one for another case.
+    assert len(after_first) == 1 and after_second == after_first
+    assert len(after_other) == 1 and after_other.keys() != after_first.keys()
+    # The driver and everything below it end with it.
+    assert not Path(f"/proc/{pid}").exists() or b"zombie" in Path(f"/proc/{pid}/status").read_bytes().lower()
+    assert not _runners_below(pid)
