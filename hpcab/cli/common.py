@@ -70,34 +70,27 @@ def sessions_option(s: argparse.ArgumentParser) -> None:
                         f"interval (default {default.drift:g}; measure it with benchmarks/timing_quality.py)")
 
 
-def fraction(text: str) -> float:
+def _number(text: str, convert, ok, expected: str):
+    """An argument's number, or argparse's error saying what was expected."""
     try:
-        value = float(text)
+        value = convert(text)
     except ValueError:
-        value = -1.0
-    if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a fraction, at least 0 and below 1 (0.03 is 3 %)")
+        value = None
+    if value is None or not ok(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {expected}")
     return value
+
+
+def fraction(text: str) -> float:
+    return _number(text, float, lambda v: 0 <= v < 1, "a fraction, at least 0 and below 1 (0.03 is 3 %)")
 
 
 def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of seconds")
-    return value
+    return _number(text, float, lambda v: 0 < v < float("inf"), "a positive number of seconds")
 
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of at least 1")
-    return value
+    return _number(text, int, lambda v: v >= 1, "a whole number of at least 1")
 
 
 def token_options(s, token_file: bool = True) -> None:
