@@ -279,19 +279,29 @@ def grades(args) -> None:
         print(f"\ngrade time at S, default policy, {len(sample)} kernels (translator C), "
               f"{' vs '.join(name for name, _ in trees)}:")
         walls: dict[str, list[float]] = {name: [] for name, _ in trees}
+        ratios = []
         for kernel, path in sample:
-            line = f"  {kernel:28s}"
+            line, speedups = f"  {kernel:24s}", []
             for name, tree in trees:       # interleaved: the same machine state for both
                 wall, doc = _grade_seconds(tree, kernel, path)
                 d = doc.get("durations", {})
                 timed = d.get("timed", 0.0)
                 walls[name].append(wall)
-                line += (f"  {name} {wall:6.2f} s, timed {timed:5.2f} s, outside {100 * (1 - timed / wall):3.0f} %"
-                         f" [{doc.get('status')}]")
+                sp = doc.get("speedup_vs_numpy")
+                speedups.append(sp["value"] if sp else None)
+                line += (f"  {name} {wall:5.1f} s, timed {timed:4.2f} s, outside {100 * (1 - timed / wall):3.0f} %, "
+                         f"{_sp(doc):>6s}x")
+            if len(speedups) == 2 and all(speedups):
+                ratios.append(speedups[0] / speedups[1])
+                line += f"  new/old {ratios[-1]:.3f}"
             print(line)
         for name, w in walls.items():
             print(f"  {name}: median {np.median(w):.2f} s, slowest {max(w):.2f} s, total {sum(w):.0f} s "
                   f"(goals: median <= 5 s, none over 15 s)")
+        if ratios:
+            print(f"  honest speedups over NumPy, new/old: geometric mean {np.exp(np.mean(np.log(ratios))):.3f}, "
+                  f"range {min(ratios):.3f}-{max(ratios):.3f} over {len(ratios)} (goal: within 3 %, none "
+                  f"outside 10 %)")
 
 
 def attrs_evolve(case, seed: int):
