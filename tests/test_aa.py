@@ -16,6 +16,10 @@ from hpcab.case import preset_case
 from hpcab.grade import grade
 
 BAND = (0.85, 1 / 0.85)
+# Beside the other test worker one grade has come out at 0.84x (its interval 0.57-1.23) where
+# quiet and loaded re-runs gave 0.96-1.02x: a grade outside the band is taken again before it
+# fails. A bias is in every grade; the other worker's bursts are not.
+GRADES = 2
 
 
 @pytest.mark.slow
@@ -24,8 +28,14 @@ def test_the_baseline_as_a_candidate_is_graded_1x(corpus, toolchains, fast_polic
     k = corpus.get(name)
     candidate, flags = as_candidate(k)
     policy = attrs.evolve(fast_policy, sessions=4, target_seconds=0.4, max_seconds=20)
-    g = grade(k, candidate, [preset_case(k, "S")], toolchains, flags, policy=policy)
-    assert g.status == "ok", g.message
-    sp = g.speedup_baseline
-    assert sp is not None, g.baseline_error
-    assert BAND[0] < sp.value < BAND[1], f"{name}: the {g.baseline} baseline against itself: {sp.value:.3f}x"
+    seen = []
+    for _ in range(GRADES):
+        g = grade(k, candidate, [preset_case(k, "S")], toolchains, flags, policy=policy)
+        assert g.status == "ok", g.message
+        sp = g.speedup_baseline
+        assert sp is not None, g.baseline_error
+        seen.append(sp.value)
+        if BAND[0] < sp.value < BAND[1]:
+            break
+    assert BAND[0] < sp.value < BAND[1], (
+        f"{name}: the {g.baseline} baseline against itself: {', '.join(f'{v:.3f}x' for v in seen)}")
