@@ -211,8 +211,12 @@ def _sessions(kernel: Kernel, case: Case, targets: list[Target], extra: Target |
         run = run_case(kernel, session_case(case, s, secret), everyone[turn:] + everyone[:turn], harness, limited,
                        driver)
         if run.status == "timeout" and limited is not one:
-            run = attrs.evolve(run, message=f"the grade's wall-clock limit was reached while {run.failed_phase} "
-                                            f"target {run.failed_target!r}")
+            # The grade's limit ran out, not a session's: its time went to the candidate's
+            # sessions, whichever target was in its call then (the NumPy reference's is the
+            # judge's failure only on a session's own limit).
+            run = attrs.evolve(run, failed_target=CANDIDATE,
+                               message=f"the grade's wall-clock limit was reached while {run.failed_phase} "
+                                       f"target {run.failed_target!r}")
         runs.append(run)
         if extra is not None and extra.name in run.target_errors:
             extra = None                 # dropped: the baseline failed, the others go on

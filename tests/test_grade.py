@@ -1,6 +1,7 @@
 """The graded loop end to end: real compilers, a real child process, real checks."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -160,6 +161,25 @@ def test_one_wall_clock_limit_per_grade_whatever_its_sessions(corpus, toolchains
     g = grade(k, hold, [preset_case(k, "S")], toolchains, policy=policy, baseline=False)
     assert g.status == "timeout" and "the grade's wall-clock limit was reached" in g.cases[0].message, g.message
     assert time.monotonic() - started < 6 + 10          # the limit, build and start-up
+
+
+def test_the_grades_limit_reached_in_the_references_call_is_the_candidates_timeout(corpus, monkeypatch,
+                                                                                   fast_policy):
+    """The grade's limit is spent by the candidate's sessions (slot_hold sleeps in each): when it
+    runs out while the NumPy reference is in its call, the case is a timeout, not the judge's
+    failure. On a session's own limit the reference's timeout stays the judge's."""
+    import attrs
+    import hpcab.grade as grade_module
+    from hpcab.timing.records import RunResult
+    k = corpus.get("gemm")
+    ran_out = RunResult("timeout", "killed", failed_target="numpy", failed_phase="calling")
+    monkeypatch.setattr(grade_module, "run_case", lambda *args: ran_out)
+    policy = attrs.evolve(fast_policy, sessions=2, timeout_seconds=30)
+    r = grade_module.grade_case(k, preset_case(k, "S"), Path("unused.so"), None, policy, budget=5)
+    assert r.status == "timeout" and "the grade's wall-clock limit was reached while calling target 'numpy'" \
+        in r.message, r.message
+    with pytest.raises(RuntimeError, match="the NumPy reference"):
+        grade_module.grade_case(k, preset_case(k, "S"), Path("unused.so"), None, policy)
 
 
 def test_an_agent_is_shown_the_public_cases_speedup_only(corpus, toolchains, fast_policy):
