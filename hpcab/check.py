@@ -159,7 +159,7 @@ def check_outputs(kernel: Kernel, got: dict[str, np.ndarray], expected: dict[str
 # same statistics as the full check. Anything else (a NaN, an element outside, an integer
 # output that differs) goes to the full check, which says what is wrong.
 
-CHUNK = 1 << 15          # elements per step of the fast path: its float64 temporaries fit in L2
+CHUNK = 1 << 15          # elements per step of the fast path: its temporaries stay in the caches
 
 
 def prepare_expected(kernel: Kernel, expected: dict[str, np.ndarray]) -> dict[str, tuple | None]:

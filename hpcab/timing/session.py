@@ -98,8 +98,9 @@ class Driver:
     """The trusted measuring driver (hpcab/timing/trusted/driver.py), a process of the
     judge's own that measures one session per job it is sent. A grade keeps one for all its
     sessions and cases (starting one costs Python, NumPy and the kernel: 0.4-0.7 s), never
-    for another grade: each session still starts every target's process afresh. A driver
-    that fails or runs past a session's limit is killed; the next job starts a new one."""
+    for another grade: each session starts the candidate's process afresh (the judge's own
+    it keeps within a case: trusted/driver.py, Kept). A driver that fails or runs past a
+    session's limit is killed; the next job starts a new one."""
 
     def __init__(self):
         self.proc: subprocess.Popen | None = None
@@ -111,21 +112,23 @@ class Driver:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> None:
         self.err = tempfile.TemporaryFile()
         # One thread for the driver's own NumPy (its checks): it shares the slot with the calls.
         env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
         self.proc = subprocess.Popen([sys.executable, "-m", DRIVER_MODULE], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.err, preexec_fn=_limits(),
                                      start_new_session=True, env=env)
-        return self.proc
 
     def run(self, job: Job) -> RunResult:
         started = time.monotonic()
         if job.policy.sandbox == "bubblewrap":
             sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
         limit = job.policy.timeout_seconds + DRIVER_GRACE_S
-        proc = self.proc if self.proc is not None and self.proc.poll() is None else self._start()
+        if self.proc is None or self.proc.poll() is not None:
+            self.close()               # what is left of one that ended (its stderr file)
+            self._start()
+        proc = self.proc
         try:
             write_frame(proc.stdin, pickle.dumps(job))
             out = read_frame(proc.stdout, started + limit)

@@ -74,11 +74,12 @@ class Kept:
         return taken
 
     def keep(self, job: Job, r: Runner, target) -> bool:
-        """Keep r for the next session, if it may be: the judge's, alive, and far from its
-        CPU-time limit (hpcab.timing.trusted.process.limits)."""
-        used = r.group.cpu_ns() if r.group is not None else None
-        limit_ns = (job.policy.timeout_seconds * max(job.policy.threads, 1) + 10) * 1e9
-        if not r.trusted or r.proc.poll() is not None or used is None or used > limit_ns / 2:
+        """Keep r for the next session, if it may be: the judge's, alive, and far from the
+        CPU-time limit it was started with (hpcab.timing.trusted.process.cpu_limit_seconds)."""
+        if not r.trusted or r.proc.poll() is not None or r.group is None:
+            return False
+        used = r.group.cpu_ns()
+        if used is None or used > r.cpu_limit_s * 1e9 / 2:
             return False
         self.runners[self.key(job, target)] = r
         return True
@@ -132,6 +133,8 @@ class Session:
         before)."""
         pol = self.pol
         for target in sorted(self.job.targets, key=lambda t: t.trusted):
+            if target.trusted and self.warm is None:
+                self.warm = self.sets.make(-1)
             if target.name in kept:
                 self.runners.append(kept.pop(target.name))
                 continue
@@ -146,8 +149,6 @@ class Session:
                                            None if target.trusted else pol.memory_bytes * ranks)
                 if not target.trusted:
                     self.freezer = group.kind
-            if target.trusted and self.warm is None:
-                self.warm = self.sets.make(-1)
             make = Runner
             if target.kind == "mpi":
                 from hpcab.mpi.ranks import RankGroup as make
@@ -161,8 +162,6 @@ class Session:
             self.runners.append(r)
             if not r.trusted:
                 self.candidate = r
-        if self.warm is None:
-            self.warm = self.sets.make(-1)
 
     def load(self, deadline: float) -> None:
         """Wait for every target to load, making the first rounds' sets meanwhile; an optional
@@ -254,21 +253,18 @@ def measure(job: Job) -> RunResult:
     if rounds is not None:
         durations["check"] = rounds.check_seconds
     durations["driver_total"] = time.monotonic() - started
-    status, message = "ok", ""
-    if stop is not None:
-        status = stop.status
-        message = (f"killed after the {pol.timeout_seconds:g} s wall-clock limit while {stop.phase} target "
-                   f"{stop.target!r}" if stop.status == "timeout" else stop.message)
     errors = dict(session.target_errors, **(rounds.target_errors if rounds is not None else {}))
     charged = rounds.cpu_charged if rounds is not None else 0
-    if stop is not None or rounds is None:
+    if stop is not None:
         # A runner failed: the session's result is that failure, no time.
+        message = (f"killed after the {pol.timeout_seconds:g} s wall-clock limit while {stop.phase} target "
+                   f"{stop.target!r}" if stop.status == "timeout" else stop.message)
         return RunResult(stop.status, message, stderr_tail=tail, target_errors=errors, failed_target=stop.target,
                          failed_phase=stop.phase,
                          diagnostics=attrs.evolve(diagnostics, durations=durations, freezer=session.freezer,
                                                   cpu_charged_ns=charged))
     return RunResult(
-        status, message, samples_ns=rounds.samples, inputs_modified=rounds.inputs_modified, stderr_tail=tail,
+        "ok", samples_ns=rounds.samples, inputs_modified=rounds.inputs_modified, stderr_tail=tail,
         target_errors=errors, sample_sets=rounds.set_of, fresh=rounds.fresh_of, verdict=rounds.verdict,
         cpu=rounds.cpu_verdict(), rank_samples_ns=rounds.rank_samples or None,
         diagnostics=attrs.evolve(diagnostics, durations=durations, cpu_charged_ns=charged,

@@ -152,7 +152,8 @@ class Runner(Frozen):
         self.proc.stdin.write(runner_job.to_json())
         self.proc.stdin.close()
         self.frozen = False
-        self.is_ready = False          # its load answered (ready): a runner kept for the next session is
+        self.is_ready = False          # answered its load (a kept runner is, from its first session on)
+        self.cpu_limit_s = cpu_limit_seconds(job.policy)     # its RLIMIT_CPU, for as long as it lives
 
     # -- the wire ----------------------------------------------------------------------
     def _read(self, n: int, deadline: float, phase: str) -> bytes:
@@ -301,6 +302,12 @@ def group_cpus(target: Target, policy: Policy) -> tuple[int, ...] | None:
     return None
 
 
+def cpu_limit_seconds(policy: Policy) -> int:
+    """A runner's CPU-time limit (RLIMIT_CPU): its session's wall-clock limit on every thread
+    granted, and 10 s more."""
+    return int(policy.timeout_seconds * max(policy.threads, 1)) + 10
+
+
 def limits(job: Job, sandboxed: bool, group: freezer.Group | None):
     """What a runner's process applies to itself between fork and exec."""
     import ctypes
@@ -310,15 +317,13 @@ def limits(job: Job, sandboxed: bool, group: freezer.Group | None):
     libc = _LIBC
     policy = job.policy
     nproc = job.nproc if sandboxed and sandbox.privileged() else None
-    timeout = policy.timeout_seconds
-    threads = max(policy.threads, 1)
+    cpu = cpu_limit_seconds(policy)
 
     def apply():
         if group is not None:
             group.enter()         # before exec: no process of the candidate runs outside its group
         libc.prctl(1, signal.SIGKILL)      # PR_SET_PDEATHSIG: die with the driver
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        cpu = int(timeout * threads) + 10
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
         resource.setrlimit(resource.RLIMIT_AS, (policy.memory_bytes, policy.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (policy.file_bytes, policy.file_bytes))

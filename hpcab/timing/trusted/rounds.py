@@ -65,7 +65,7 @@ class Rounds:
         self.inputs_modified: dict[str, list[str]] = {}
         self.verdict: Verdict | None = None
         self.worst = None                          # the candidate's worst right answer so far
-        self.prepared: dict[int, dict] = {}        # input set → its expected outputs' bands (hpcab.check)
+        self.prepared: dict[int, dict] = {}        # input set → its expected outputs' scale and norm (hpcab.check)
         self.checked_baseline: set[str] = set()
         self.cpu_excess = self.cpu_calls = self.cpu_wall = self.cpu_charged = 0
         self.check_seconds = self.timed_seconds = 0.0
@@ -206,10 +206,12 @@ class Rounds:
         kernel, candidate = self.kernel, self.candidate
         if expected is None:
             expected = {n: self.outputs[self.numpy_runner.name][n].copy() for n in self.out_names}
-        if index not in self.prepared:
-            self.prepared[index] = prepare_expected(kernel, expected)
-        checked = lambda r: (quick_check(kernel, self.outputs[r.name], self.prepared[index])
-                             or check_outputs(kernel, self.outputs[r.name], expected))
+
+        def checked(r: Runner):
+            if index not in self.prepared:        # made once a set, and only where an answer is checked
+                self.prepared[index] = prepare_expected(kernel, expected)
+            return (quick_check(kernel, self.outputs[r.name], self.prepared[index])
+                    or check_outputs(kernel, self.outputs[r.name], expected))
         for r in list(self.runners):
             if r is self.numpy_runner or r.name not in times:
                 continue
