@@ -115,14 +115,14 @@ def _kernel_of(**outputs):
 
 @pytest.mark.parametrize("n", [1, 1000, (1 << 15) * 3 + 7])
 def test_the_fast_check_gives_a_right_answer_the_full_checks_figures(n):
-    from hpcab.check import CHUNK, check_outputs, prepare_expected, quick_check
+    from hpcab.check import CHUNK, Expected, check_outputs, quick_check
     assert n < CHUNK or n > 2 * CHUNK       # one chunk and several, the last one short
     r = ref64(n)
     r[::97] = 0.0                             # zero elements: no relative error of their own
     k = _kernel_of(y=None, i=None)
     expected = {"y": r, "i": np.arange(n)}
     got = {"y": r * (1 + 1e-13) + 1e-15, "i": np.arange(n)}
-    fast, full = quick_check(k, got, prepare_expected(k, expected)), check_outputs(k, got, expected)
+    fast, full = quick_check(k, got, Expected(k, expected)), check_outputs(k, got, expected)
     assert full.correct and fast is not None and fast.correct
     for a, b in zip(fast.outputs, full.outputs):
         assert (a.name, a.ok, a.mismatches) == (b.name, b.ok, b.mismatches)
@@ -132,7 +132,7 @@ def test_the_fast_check_gives_a_right_answer_the_full_checks_figures(n):
 
 @pytest.mark.parametrize("fault", ["outside", "nan", "inf", "integer", "normwise", "shape"])
 def test_the_fast_check_leaves_every_doubtful_answer_to_the_full_check(fault):
-    from hpcab.check import CHUNK, check_outputs, prepare_expected, quick_check
+    from hpcab.check import CHUNK, Expected, check_outputs, quick_check
     n = 2 * CHUNK + 5
     r = ref64(n)
     k = _kernel_of(y=None, i=None)
@@ -151,14 +151,37 @@ def test_the_fast_check_leaves_every_doubtful_answer_to_the_full_check(fault):
     else:
         y = y[:-1]
     got = {"y": y, "i": i}
-    assert quick_check(k, got, prepare_expected(k, expected)) is None
+    assert quick_check(k, got, Expected(k, expected)) is None
     assert not check_outputs(k, got, expected).correct
 
 
-def test_a_reference_with_a_non_finite_value_has_no_fast_check():
-    from hpcab.check import prepare_expected, quick_check
+def test_a_reference_with_a_non_finite_value_has_no_band_only_its_own_bits_pass_fast():
+    from hpcab.check import Expected, check_outputs, quick_check
     r = ref64(10)
     r[4] = np.inf
     k = _kernel_of(y=None)
-    assert prepare_expected(k, {"y": r})["y"] is None
-    assert quick_check(k, {"y": r.copy()}, prepare_expected(k, {"y": r})) is None
+    assert Expected(k, {"y": r}).band("y") is None
+    assert quick_check(k, {"y": r.copy()}, Expected(k, {"y": r})).correct
+    assert check_outputs(k, {"y": r.copy()}, {"y": r}).correct
+    y = r.copy()
+    y[0] *= 1 + 1e-14
+    assert quick_check(k, {"y": y}, Expected(k, {"y": r})) is None
+
+
+@pytest.mark.parametrize("dtype,n", [("float64", 1), ("float64", 3 * (1 << 15) + 7), ("float32", 5)])
+def test_an_answer_with_the_references_bits_is_right_with_no_error(dtype, n):
+    from hpcab.check import Expected, bits_equal, check_outputs, quick_check
+    r = ref64(n).astype(dtype)
+    k = _kernel_of(y=None)
+    k.precision = dtype
+    fast, full = quick_check(k, {"y": r.copy()}, Expected(k, {"y": r})), check_outputs(k, {"y": r.copy()}, {"y": r})
+    assert fast.correct and full.correct
+    assert (fast.outputs[0].max_abs_err, fast.outputs[0].max_rel_err, fast.outputs[0].normwise_err) == (
+        full.outputs[0].max_abs_err, full.outputs[0].max_rel_err, full.outputs[0].normwise_err) == (0.0, 0.0, 0.0)
+    # One bit off, in the last element (the words' tail for an odd float32 count): not the
+    # same bits, so the band decides, and gives the full check's figures.
+    y = r.copy()
+    y[-1] = np.nextafter(y[-1], np.inf)
+    assert not bits_equal(y, r)
+    fast, full = quick_check(k, {"y": y}, Expected(k, {"y": r})), check_outputs(k, {"y": y}, {"y": r})
+    assert fast.correct and full.correct and fast.outputs[0].max_abs_err == full.outputs[0].max_abs_err > 0

@@ -63,11 +63,3 @@ class InputSets:
         if self.kept_bytes + self.ahead_bytes + size <= self.budget:
             self.kept[index] = (values, expected)
             self.kept_bytes += size
-
-
-def bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.shape != b.shape or a.dtype != b.dtype:
-        return False
-    x, y = a.reshape(-1).view(np.uint8), b.reshape(-1).view(np.uint8)
-    n = x.size - x.size % 8
-    return bool(np.array_equal(x[:n].view(np.uint64), y[:n].view(np.uint64)) and np.array_equal(x[n:], y[n:]))

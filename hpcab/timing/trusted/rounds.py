@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from hpcab.check import check_outputs, prepare_expected, quick_check
+from hpcab.check import Expected, bits_equal, check_outputs, quick_check
 from hpcab.timing.records import Verdict
-from hpcab.timing.trusted.inputs import InputSets, bits_equal
+from hpcab.timing.trusted.inputs import InputSets
 from hpcab.timing.trusted.process import Runner, Stop
 
 MIN_FRESH = 8              # the first rounds' sets are always new, whatever generating them costs
@@ -209,7 +209,7 @@ class Rounds:
 
         def checked(r: Runner):
             if index not in self.prepared:        # made once a set, and only where an answer is checked
-                self.prepared[index] = prepare_expected(kernel, expected)
+                self.prepared[index] = Expected(kernel, expected)
             return (quick_check(kernel, self.outputs[r.name], self.prepared[index])
                     or check_outputs(kernel, self.outputs[r.name], expected))
         for r in list(self.runners):
