@@ -66,8 +66,9 @@ def poison(dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def make_inputs(kernel: Kernel, case: Case) -> dict[str, np.ndarray]:
-    """Every array (outs poisoned) and every scalar (as a 0-d array of its dtype), by name."""
+def make_inputs(kernel: Kernel, case: Case, outputs: bool = True) -> dict[str, np.ndarray]:
+    """Every array (outs poisoned; left out with outputs=False: the driver poisons each
+    target's buffer itself) and every scalar (as a 0-d array of its dtype), by name."""
     ref = kernel.reference()
     source = str(kernel.reference_path)
     produced = ref.initialize(rng_for(case), **case.sizes)
@@ -79,7 +80,8 @@ def make_inputs(kernel: Kernel, case: Case) -> dict[str, np.ndarray]:
         if a.intent == "out":
             if a.name in produced:
                 raise InputError(source, "initialize", f"returned {a.name!r}, an out array; the judge allocates outputs")
-            values[a.name] = poison(a.dtype, shape)
+            if outputs:
+                values[a.name] = poison(a.dtype, shape)
             continue
         if a.name not in produced:
             raise InputError(source, "initialize", f"did not return array {a.name!r}")

@@ -6,6 +6,7 @@ keeps the judge's own runners from one session of a case to the next."""
 from pathlib import Path
 
 import attrs
+import numpy as np
 import pytest
 
 import hpcab.grade as grade_module
@@ -109,6 +110,22 @@ def test_input_sets_of_two_sessions_differ(corpus):
     seeds = {input_set_case(session_case(case, s), i).seed for s in range(4) for i in range(-2, 20)}
     assert len(seeds) == 4 * 22
     assert session_case(case, 0) == case
+
+
+def test_the_drivers_input_sets_are_the_inputs_without_the_poisoned_outputs(corpus):
+    """The driver poisons each target's out arrays itself: a set it makes carries none, and
+    its inputs are those make_inputs gives with them."""
+    from hpcab.case import make_inputs
+    from hpcab.timing.trusted.inputs import InputSets
+    k = corpus.get("gemm")
+    case = explicit_case(k, {"NI": 5, "NJ": 6, "NK": 7})
+    sets = InputSets(k, case, 1 << 20)
+    made, full = sets.make(0), make_inputs(k, input_set_case(case, 0))
+    assert set(made) == set(sets.inputs) and not (set(made) & {a.name for a in k.arrays if a.intent == "out"})
+    assert all(np.array_equal(made[n], full[n]) for n in made)
+    s000 = corpus.get("s000_add_one")
+    lean = make_inputs(s000, explicit_case(s000, {"N": 10}), outputs=False)
+    assert "a" not in lean and "a" in make_inputs(s000, explicit_case(s000, {"N": 10}))
 
 
 def test_with_the_grade_secret_no_session_seed_follows_from_public_data(corpus):

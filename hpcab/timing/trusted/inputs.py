@@ -29,7 +29,7 @@ class InputSets:
         self.ahead_seconds = 0.0    # generating while the runners loaded
 
     def _generate(self, index: int) -> dict[str, np.ndarray]:
-        values = make_inputs(self.kernel, input_set_case(self.case, index))
+        values = make_inputs(self.kernel, input_set_case(self.case, index), outputs=False)
         self.generated += 1
         return {n: values[n] for n in self.inputs}
 
