@@ -157,9 +157,10 @@ def candidate_from_file(path: Path, language: str | None = None) -> Candidate:
 
 def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = None,
           cache_root: Path | None = None, sandbox: str = _sandbox.AUTO,
-          limits: BuildLimits = BuildLimits()) -> Build:
+          limits: BuildLimits = BuildLimits(), added: str | None = None) -> Build:
     """sandbox: "bubblewrap", "none", or "auto" (bubblewrap where it can run): a Policy's
-    sandbox setting. limits: what the compile may use.
+    sandbox setting. limits: what the compile may use. added: a flag set whose flags follow
+    the flag set's (the compiler report's "report"; its own cache entry: the command differs).
 
     A build stopped by a limit is not cached (not written to the cache at all): the limits
     are the judge's setting, not the source's, and a later build with more room may
@@ -173,6 +174,8 @@ def build(candidate: Candidate, toolchains: Toolchains, flagset: str | None = No
         raise InputError("candidate", "compiler", f"{compiler.name} compiles {compiler.language}, "
                                                   f"not {candidate.language}")
     flags = toolchains.flagset(flagset)
+    if added:
+        flags = flags.plus(toolchains.flagset(added))
     version = compiler.installed_version()
     source_name = "candidate" + compiler.source_suffix
     product = "candidate" + compiler.output_suffix
@@ -300,8 +303,9 @@ def cite_source(diagnostics: str, source_name: str, label: str) -> str:
     return copy.sub(lambda _: label, diagnostics)
 
 def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: bool = False,
-             limits: BuildLimits = BuildLimits()) -> tuple[bool, str, str | None]:
-    """Run the compiler in a private scratch folder; its output is the diagnostics.
+             limits: BuildLimits = BuildLimits(), head: bool = False) -> tuple[bool, str, str | None]:
+    """Run the compiler (or another build tool: disassemble) in a private scratch folder; its
+    output is the diagnostics, their last MAX_DIAGNOSTICS characters (head: their first).
     Sandboxed, the scratch folder is all it sees of the cache, at BUILD_DIR; python: the
     compiler is the judge's interpreter, whose installation (and packages) it sees read-only.
     (ok, diagnostics, why it was stopped: None unless a limit stopped it.)"""
@@ -328,8 +332,12 @@ def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: boo
             if sandboxed:
                 _sandbox.reclaim([cwd], recursive=True)
         size = out.seek(0, os.SEEK_END)
-        out.seek(max(0, size - 4 * MAX_DIAGNOSTICS))
-        diagnostics = out.read().decode(errors="replace")[-MAX_DIAGNOSTICS:]
+        if head:
+            out.seek(0)
+            diagnostics = out.read(4 * MAX_DIAGNOSTICS).decode(errors="replace")[:MAX_DIAGNOSTICS]
+        else:
+            out.seek(max(0, size - 4 * MAX_DIAGNOSTICS))
+            diagnostics = out.read().decode(errors="replace")[-MAX_DIAGNOSTICS:]
     rc = proc.returncode
     signum = -rc if rc < 0 else rc - 128 if sandboxed and rc > 128 else 0     # bwrap: 128 + N, as a shell
     stopped = None if in_time and rc == 0 else _limit_hit(not in_time, signum, diagnostics, limits)
@@ -337,6 +345,29 @@ def _compile(command: list[str], cwd: Path, sandboxed: bool = False, python: boo
         note = f"compilation stopped: {stopped}\n"
         return False, note + diagnostics[len(note) - MAX_DIAGNOSTICS:], stopped
     return rc == 0, diagnostics, None
+
+
+def disassemble(library: Path, symbol: str, sandbox: str = _sandbox.AUTO,
+                limits: BuildLimits = BuildLimits()) -> str:
+    """objdump's disassembly of one symbol of a built library (its first MAX_DIAGNOSTICS
+    characters). The library is the candidate's, so objdump reads it as it would compile
+    it: sandboxed, limited, in a scratch folder holding a copy."""
+    scratch = Path(tempfile.mkdtemp(prefix="disassemble-"))
+    try:
+        shutil.copyfile(library, scratch / library.name)
+        command = ["objdump", "-d", "--no-show-raw-insn", "-C", f"--disassemble={symbol}", library.name]
+        ok, text, stopped = _compile(command, scratch, _sandbox.resolve(sandbox) == "bubblewrap", limits=limits,
+                                     head=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if not ok:
+        return f"objdump failed{f' ({stopped})' if stopped else ''}: {text[-2000:]}"
+    # objdump names every section it looked through; only the symbol's own listing is kept.
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.rstrip().endswith(f"<{symbol}>:")), None)
+    if start is None:
+        return f"no symbol {symbol!r} in the built library"
+    return "\n".join(line for line in lines[start:] if not line.startswith("Disassembly of section")).strip() + "\n"
 
 
 def _wait(proc: subprocess.Popen, seconds: float) -> bool:

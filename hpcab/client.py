@@ -119,6 +119,18 @@ class JudgeClient:
             body["usage"] = usage
         return self._request("POST", "/submit", body)
 
+    def skills(self, name: str | None = None) -> dict:
+        """GET /skills ({"skills": [{name, description}]}), or GET /skills/<name> (its page)."""
+        return self._request("GET", "/skills" + (f"/{urllib.parse.quote(name, safe='')}" if name else ""))
+
+    def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict:
+        """The compiler's report on the candidate (POST /compile): nothing runs, no budget."""
+        body = submission_body(kernel, source, language, flagset, label, compiler)
+        if disassemble:
+            body["disassemble"] = True
+        return self._request("POST", "/compile", body)
+
     def grade(self, grade_id: str) -> dict:
         return self._request("GET", f"/grades/{urllib.parse.quote(grade_id)}")
 
@@ -159,7 +171,8 @@ class JudgeClient:
                 wait = _retry_after(exc)
                 message = (payload.get("error") or {}).get("message") or exc.reason
                 if exc.code == 429 and time.monotonic() - started < self.max_wait:
-                    waiting("queue", f"the judge's queue is full; retrying in {wait:g} s "
+                    waiting("queue", ("the judge's limit of compiler reports a minute is reached" if path == "/compile"
+                                      else "the judge's queue is full") + f"; retrying in {wait:g} s "
                                      f"(for up to {self.max_wait:g} s)…")
                     time.sleep(wait)
                     continue

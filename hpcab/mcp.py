@@ -2,8 +2,8 @@
 
 An external coding agent (an MCP client) starts `hpcab mcp --judge URL` as a child process
 (stdio), or reaches `hpcab mcp --judge URL --http HOST:PORT` over the streamable HTTP
-transport (endpoint /mcp), and calls five tools: list_kernels, get_task, score, submit,
-get_grade. The SDK's MCPServer does the framing, the version negotiation (the initialize
+transport (endpoint /mcp), and calls six tools: list_kernels, get_task, score, submit,
+get_grade, compile; the skill pages are its resources (skill://<name>). The SDK's MCPServer does the framing, the version negotiation (the initialize
 handshake up to 2025-11-25, and 2026-07-28's server/discover), progress and cancellation;
 this module holds the tools, their argument checks and their summaries (docs/judge_api.md).
 
@@ -52,7 +52,9 @@ is over the track's baseline, timed interleaved with it, with a 95% confidence i
 A build error or a wrong answer is a normal result with correct: false; read its message and \
 build_diagnostics. get_grade fetches a submitted grade again by its id. Source can be given as \
 text (source) or as a file path on this machine (path). Where the task's goal says POST /score \
-and POST /submit, use the score and submit tools."""
+and POST /submit, use the score and submit tools. compile answers the compiler's optimisation report \
+(vectorised and refused loops, by line) without running anything or spending budget. Skill pages \
+(know-how for this benchmark) are resources skill://<name>: resources/list names and describes them."""
 
 
 log = logging.getLogger("hpcab.mcp")
@@ -68,6 +70,8 @@ class Judge(Protocol):
     def submit(self, kernel: str, source: str, language: str, flagset: str | None = None,
                label: str | None = None) -> dict: ...
     def grade(self, grade_id: str) -> dict: ...
+    def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict: ...
 
 
 
@@ -173,6 +177,13 @@ def _specs(judge: Judge) -> list[ToolSpec]:
             return _grade_summary(doc, what), doc
         return run
 
+    def compile_report(args: dict) -> tuple[str, dict]:
+        from hpcab.compile_report import report_summary
+        source, language, label = _source(args)
+        doc = judge.compile(args["kernel"], source, language, flagset=args.get("flagset"), label=label,
+                            disassemble=args.get("disassemble") is True)
+        return report_summary(doc, label or "the source"), doc
+
     def get_grade(args: dict) -> tuple[str, dict]:
         doc = judge.grade(args["grade_id"])
         return _grade_summary(doc, "grade"), doc
@@ -202,6 +213,15 @@ def _specs(judge: Judge) -> list[ToolSpec]:
                  "one of them. Takes seconds to minutes.",
                  dict(source_args), ("kernel",), graded(judge.score, "score"), read_only=False, idempotent=False,
                  one_of=("source", "path")),
+        ToolSpec("compile", "The compiler's report on a candidate",
+                 "Compile the candidate exactly as score would, without running it, and return the compiler's "
+                 "optimisation report on its own file, line by line: loops vectorised or unrolled, loops it did not "
+                 "vectorise and why (GCC/gfortran -fopt-info, clang -Rpass), its other diagnostics, and with "
+                 "disassemble: true the kernel's machine code. Costs no budget (a per-minute rate limit). Give the "
+                 "code as source (text) or path (a file); exactly one of them.",
+                 dict(source_args, disassemble={"type": "boolean", "default": False,
+                                                "description": "Also return the kernel's disassembly (objdump)."}),
+                 ("kernel",), compile_report, one_of=("source", "path")),
         ToolSpec("submit", "Submit a candidate (final, recorded)",
                  "Submit the candidate as the final answer for this kernel: graded on the public and the hidden cases "
                  "(a hidden case shows only its status: no sizes, seed, errors or times; an edge-shape case checks odd "
@@ -337,8 +357,22 @@ def make_server(judge: Judge, judge_name: str = "the judge", progress_seconds: f
             return specs
         return {s.name: s for s in _specs(judge_for(ctx))}
     log.info("serving %s (MCP SDK %s)", judge_name, _sdk_version())
-    return _Server(specs_for, progress_seconds, name="hpcab", title="hpcab judge", version=__version__,
-                   instructions=INSTRUCTIONS, log_level="WARNING")
+    server = _Server(specs_for, progress_seconds, name="hpcab", title="hpcab judge", version=__version__,
+                     instructions=INSTRUCTIONS, log_level="WARNING")
+    add_skill_resources(server)
+    return server
+
+
+def add_skill_resources(server: MCPServer) -> None:
+    """The skill pages (hpcab.skills: the project's skills/, the pages a judge of this version
+    serves at GET /skills) as resources skill://<name>, Markdown."""
+    from mcp.server.mcpserver.resources import TextResource
+
+    from hpcab.skills import load_skills
+    for skill in load_skills().values():
+        server.add_resource(TextResource(uri=f"skill://{skill.name}", name=skill.name, title=skill.name,
+                                         description=skill.description, mime_type="text/markdown",
+                                         text=skill.content))
 
 
 async def _run(spec: ToolSpec, arguments: dict, ctx: Context | None, progress_seconds: float) -> CallToolResult:

@@ -25,6 +25,10 @@ def toolchains_dir() -> Path:
     return project_root() / "toolchains"
 
 
+def skills_dir() -> Path:
+    return project_root() / "skills"
+
+
 def cache_dir() -> Path:
     """Build cache: HPCAB_CACHE, else the user's cache folder."""
     env = os.environ.get("HPCAB_CACHE")

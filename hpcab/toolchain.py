@@ -78,6 +78,11 @@ class FlagSet:
                              f"flag set {self.name!r} has no flags for compiler family {compiler.family!r}")
         return self.by_family[compiler.family]
 
+    def plus(self, other: FlagSet) -> FlagSet:
+        """This flag set with another's flags after its own (the compiler report's: opt+report)."""
+        return FlagSet(f"{self.name}+{other.name}", f"{self.description} With {other.name}: {other.description}",
+                       {fam: flags + other.by_family.get(fam, ()) for fam, flags in self.by_family.items()})
+
 
 @attrs.frozen
 class Image:

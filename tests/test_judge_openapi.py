@@ -135,7 +135,7 @@ def _schema_of(spec: dict, node: dict) -> dict:
 
 
 def test_submissions_and_grades_use_the_json_schemas(spec):
-    for path in ("/score", "/submit"):
+    for path in ("/score", "/submit", "/compile"):
         op = spec["paths"][path]["post"]
         body = _schema_of(spec, op["requestBody"])
         assert body["content"]["application/json"]["schema"] == {"$ref": "../schemas/submission.schema.json"}

@@ -97,6 +97,24 @@ def test_openai_round_is_graded_and_its_tokens_recorded(start_judge, tmp_path):
     assert transcript["api"] == "openai" and transcript["messages"][-1]["role"] == "tool"
 
 
+def test_the_compile_tool_answers_the_compilers_report_and_spends_no_score(start_judge, tmp_path):
+    judge = start_judge(*JUDGE_ARGS)
+    session = make_session(judge, tmp_path, Budget(submissions=1, scores=1))
+    script = [reply(call("write_file", path="gemm.c", content=GEMM_C)),
+              reply(call("compile", path="gemm.c", disassemble=True)),
+              reply(call("compile", path="nope.c")),
+              reply(call("submit", path="gemm.c"))]
+    with FakeModel(script) as fake:
+        make_agent(fake).solve(session.task, session)
+    assert fake.problems == []
+    report = last_tool_results(fake.requests[2])[0]
+    assert report.startswith("gemm: gemm.c compiled with gcc") and "gemm.c:" in report
+    assert "optimized: loop vectorized" in report and "<gemm>:" in report
+    assert "no file 'nope.c'" in last_tool_results(fake.requests[3])[0]
+    assert session.scores == 0 and session.remaining()["scores"] == 1
+    assert [e["ok"] for e in events(tmp_path, "compile")] == [True]
+
+
 def test_anthropic_round_maps_its_usage(start_judge, tmp_path, monkeypatch):
     judge = start_judge(*JUDGE_ARGS)
     session = make_session(judge, tmp_path)

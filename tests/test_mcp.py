@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters
 import hpcab
 from tests.conftest import CANDIDATES, EXAMPLES, ROOT, wait_for
 
-TOOLS = {"list_kernels", "get_task", "score", "submit", "get_grade"}
+TOOLS = {"list_kernels", "get_task", "score", "submit", "get_grade", "compile"}
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
 NEWEST = mcp_types.version.LATEST_MODERN_VERSION       # 2026-07-28 in mcp 2.3
 # (mode given to mcp.Client, the revision the session must speak)
@@ -122,6 +122,22 @@ def test_a_full_round_against_a_real_judge(start_judge, tmp_path, monkeypatch, m
             missing = ROOT / "no" / "such" / "file.c"
             result = await c.call_tool("score", {"kernel": "gemm", "path": str(missing)})
             assert result.is_error is True and str(missing) in result.content[0].text
+
+            # the compiler's report, from a path: remarks on the file's own lines, no budget spent
+            result = await c.call_tool("compile", {"kernel": "gemm", "path": str(EXAMPLES / "gemm.c"),
+                                                   "disassemble": True})
+            report = document(result)
+            assert result.is_error is False and report["ok"] is True and report["counts"]["optimized"] > 0
+            assert summary(result).startswith("compile of gemm.c (gemm): compiled with gcc")
+            assert "<gemm>:" in report["disassembly"]
+            assert tools["compile"].annotations.read_only_hint is True
+
+            # the skill pages are resources
+            resources = {str(r.uri): r for r in (await c.list_resources()).resources}
+            assert len(resources) >= 12 and "skill://rules" in resources
+            assert resources["skill://rules"].mime_type == "text/markdown" and resources["skill://rules"].description
+            page = (await c.read_resource("skill://vectorization")).contents[0].text
+            assert page.startswith("---\nname: vectorization\n") and "hpcab compile" in page
 
             # submit (from a path), then fetch the recorded grade by its id
             result = await c.call_tool("submit", {"kernel": "gemm", "path": str(EXAMPLES / "gemm.c"),

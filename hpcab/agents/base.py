@@ -43,6 +43,9 @@ class JudgeHandle(Protocol):
     def submit(self, kernel: str, source: str, language: str, flagset: str | None = None,
                label: str | None = None, compiler: str | None = None, submission_id: str | None = None,
                usage: dict | None = None) -> dict: ...
+    def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict: ...
+    def skills(self, name: str | None = None) -> dict: ...
 
 
 @attrs.frozen
@@ -171,6 +174,15 @@ class Session:
         self.score_docs.append(doc)
         self.log({"event": "score", "language": language, "flagset": flagset, "label": label,
                    "status": doc.get("status"), "speedup": speedup_of(doc)})
+        return doc
+
+    def compile(self, source: str, language: str, flagset: str | None = None, label: str | None = None,
+                compiler: str | None = None, disassemble: bool = False) -> dict:
+        """The compiler's report (POST /compile): nothing runs, no budget spent."""
+        self.check(" before this compile")
+        doc = self.judge.compile(self.task.kernel, source, language, flagset, label, compiler, disassemble)
+        self.log({"event": "compile", "language": language, "flagset": flagset, "label": label, "ok": doc.get("ok"),
+                  "counts": doc.get("counts")})
         return doc
 
     def submit(self, source: str, language: str, flagset: str | None = None, label: str | None = None,

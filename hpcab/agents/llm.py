@@ -40,6 +40,8 @@ Options (`--option key=value`; strings are converted; a bad value is a usage err
     max_file_bytes  262144: the largest file write_file writes and read_file returns
     prompt_cache    true: Anthropic cache_control breakpoints (system, conversation)
     transcript      true: write the conversation to <workdir>/llm-transcript.json at the end
+    skills          none (default), all, or NAME,NAME,...: the judge's skill pages (GET /skills) whose
+                    names and descriptions the system prompt lists; the tool read_skill reads one
     list_files      false: read_file's path is one of the working folder's files, score's and
                     submit's one of its sources in a language the judge takes (an enum in the tool
                     schemas, which then change when a file is written: that restarts a prompt cache). For servers that decode under the schema (llama.cpp,
@@ -76,11 +78,13 @@ OPTIONS: dict[str, tuple[type, Any]] = {
     "keep_going": (bool, False), "submit_best": (bool, True), "prompts_dir": (str, ""),
     "max_file_bytes": (int, 262144), "prompt_cache": (bool, True), "max_tokens_field": (str, "max_tokens"),
     "tool_choice": (str, "auto"), "transcript": (bool, True), "list_files": (bool, False),
+    "skills": (str, "none"),
 }
 # The options whose value is one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {"api": ("openai", "anthropic"), "tool_choice": TOOL_CHOICES,
                                        "max_tokens_field": MAX_TOKENS_FIELDS}
 
+REPORT_REMARKS = 60        # a compile tool answer's remarks at most (the model's context is small)
 _PATH = {"type": "string", "description": "a path relative to your working folder, e.g. gemm.c"}
 _FLAGSET = {"type": "string", "description": "a flag set named in the task (default: the task's default)"}
 TOOLS: list[dict] = [
@@ -96,13 +100,25 @@ TOOLS: list[dict] = [
                                      "correctness per case, compiler diagnostics, speedup over the baseline.",
      "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET}, "required": ["path"],
                     "additionalProperties": False}},
+    {"name": "compile", "description": "Compile the file as score would, without running it (costs no score): "
+                                       "the compiler's optimisation report by source line (loops vectorised or "
+                                       "unrolled, loops not vectorised and why) and its diagnostics; with "
+                                       "disassemble, the kernel's machine code too.",
+     "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET,
+                                                     "disassemble": {"type": "boolean", "default": False}},
+                    "required": ["path"], "additionalProperties": False}},
     {"name": "submit", "description": "Submit the file as the FINAL answer: graded on the public and hidden "
                                       "cases and recorded.",
      "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET}, "required": ["path"],
                     "additionalProperties": False}},
 ]
-_REQUIRED = {t["name"]: t["parameters"].get("required", []) for t in TOOLS}
-_PARAMS = {t["name"]: set(t["parameters"]["properties"]) for t in TOOLS}
+# Offered only with skills (the option skills=all|NAME,...): the page of one, by name.
+SKILL_TOOL = {"name": "read_skill", "description": "Read a skill page: know-how written for this benchmark, "
+                                                   "named in the system prompt.",
+              "parameters": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"],
+                             "additionalProperties": False}}
+_REQUIRED = {t["name"]: t["parameters"].get("required", []) for t in TOOLS + [SKILL_TOOL]}
+_PARAMS = {t["name"]: set(t["parameters"]["properties"]) for t in TOOLS + [SKILL_TOOL]}
 
 
 class ToolError(Exception):
@@ -127,7 +143,8 @@ class LLMAgent(Agent):
         if doc.get("languages") and language not in doc["languages"]:
             raise InputError("agent llm", "language", f"the judge cannot compile {language!r} "
                                                       f"(it takes {', '.join(doc['languages'])})")
-        system, task_text, nudge = render_prompts(doc, session, cfg)
+        skills = self._skills(session)
+        system, task_text, nudge = render_prompts(doc, session, cfg, skills)
         key = os.environ.get(cfg["api_key_env"] or ("ANTHROPIC_API_KEY" if cfg["api"] == "anthropic"
                                                      else "OPENAI_API_KEY")) or None
         provider = make_provider(cfg["api"], cfg["model_url"], cfg["model_name"], key, max_tokens=cfg["max_tokens"],
@@ -136,9 +153,9 @@ class LLMAgent(Agent):
                                  prompt_cache=cfg["prompt_cache"], max_tokens_field=cfg["max_tokens_field"],
                                  tool_choice=cfg["tool_choice"])
         provider.start(system, task_text)
-        tools = _Toolbox(task, session, doc, task_text, cfg)
+        tools = _Toolbox(task, session, doc, task_text, cfg, skills)
         session.log({"event": "llm_start", "api": cfg["api"], "url": provider.url, "model": cfg["model_name"],
-                       "language": language})
+                       "language": language, "skills": [s["name"] for s in skills]})
         reason = "max_turns"
         try:
             idle = 0
@@ -179,6 +196,15 @@ class LLMAgent(Agent):
                 _write_transcript(task.workdir / TRANSCRIPT, provider)
         session.log({"event": "llm_end", "reason": reason})
         self._fallback(tools, session, reason)
+
+    def _skills(self, session: Session) -> list[dict]:
+        """The skills the option names, as the judge serves them (GET /skills): name, description."""
+        if self.config["skills"] == "none":
+            return []
+        from hpcab.skills import select_skills
+        served = {s["name"]: s for s in session.judge.skills()["skills"]}
+        chosen = select_skills(served, self.config["skills"])
+        return list(chosen)
 
     def _fallback(self, tools: "_Toolbox", session: Session, reason: str) -> None:
         """No correct submission yet: submit the best file that scored correct (say so in the log)."""
@@ -241,8 +267,10 @@ def parse_options(options: dict) -> dict:
 # ---- the tools -------------------------------------------------------------------------
 
 class _Toolbox:
-    def __init__(self, task: Task, session: Session, doc: dict, task_text: str, cfg: dict):
+    def __init__(self, task: Task, session: Session, doc: dict, task_text: str, cfg: dict,
+                 skills: list[dict] | None = None):
         self.task, self.session, self.doc, self.task_text, self.cfg = task, session, doc, task_text, cfg
+        self.skills = [s["name"] for s in skills or []]
         self.workdir = Path(task.workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.best: dict | None = None           # the best correct score: path, source, language, flagset, speedup
@@ -264,9 +292,13 @@ class _Toolbox:
             properties = tool["parameters"]["properties"]
             if "flagset" in properties and flagsets:       # new dicts: the tools share _PATH and _FLAGSET
                 properties["flagset"] = dict(properties["flagset"], enum=flagsets)
-            allowed = {"read_file": files, "score": sources, "submit": sources}.get(tool["name"])
+            allowed = {"read_file": files, "score": sources, "compile": sources, "submit": sources}.get(tool["name"])
             if allowed:
                 properties["path"] = dict(properties["path"], enum=allowed)
+        if self.skills:
+            tool = copy.deepcopy(SKILL_TOOL)
+            tool["parameters"]["properties"]["name"]["enum"] = list(self.skills)
+            tools.append(tool)
         return tools
 
     def _language(self, full: Path) -> str | None:
@@ -283,8 +315,9 @@ class _Toolbox:
         try:
             if self.finished:
                 raise ToolError("not run: the task ended with the submission made earlier in this turn")
-            if call.name not in _REQUIRED:
-                raise ToolError(f"unknown tool {call.name!r}; the tools are {', '.join(_REQUIRED)}")
+            offered = [t["name"] for t in TOOLS] + (["read_skill"] if self.skills else [])
+            if call.name not in offered:
+                raise ToolError(f"unknown tool {call.name!r}; the tools are {', '.join(offered)}")
             if call.arguments is None:
                 raise ToolError(f"{call.name}: {call.error}. Call it again with a JSON object of arguments.")
             missing = [k for k in _REQUIRED[call.name] if k not in call.arguments]
@@ -346,7 +379,8 @@ class _Toolbox:
     def tool_read_file(self, path: Any) -> str:
         return self._read(path)[1]
 
-    def _grade(self, kind: str, path: Any, flagset: Any = None) -> dict:
+    def _source(self, path: Any, flagset: Any) -> tuple[str, str]:
+        """The file's text and language, checked as the judge would take them."""
         full, source = self._read(path)
         if flagset is not None and not isinstance(flagset, str):
             raise ToolError(f"flagset must be a string: one of {', '.join(self.doc.get('flagsets') or {})}")
@@ -359,6 +393,10 @@ class _Toolbox:
                             f"{prompt_name(self.doc, self.cfg)}")
         if self.doc.get("languages") and language not in self.doc["languages"]:
             raise ToolError(f"the judge does not compile {language} here (it takes {', '.join(self.doc['languages'])})")
+        return source, language
+
+    def _grade(self, kind: str, path: Any, flagset: Any = None) -> dict:
+        source, language = self._source(path, flagset)
         s = self.session
         if kind == "score" and not s.can_score:
             raise ToolError("no scores left in the budget; submit the file you trust most")
@@ -381,6 +419,25 @@ class _Toolbox:
 
     def tool_score(self, path: Any, flagset: Any = None) -> str:
         return summarize_grade(self._grade("score", path, flagset), self.session)
+
+    def tool_compile(self, path: Any, flagset: Any = None, disassemble: Any = False) -> str:
+        from hpcab.compile_report import report_text
+        source, language = self._source(path, flagset)
+        try:
+            doc = self.session.compile(source, language, flagset, label=str(path), disassemble=disassemble is True)
+        except JudgeError as exc:
+            if exc.status is not None and 400 <= exc.status < 500:
+                raise ToolError(f"the judge refused the request: {exc.message}") from None
+            raise
+        return report_text(doc, str(path), REPORT_REMARKS)
+
+    def tool_read_skill(self, name: Any) -> str:
+        if not isinstance(name, str) or name not in self.skills:
+            raise ToolError(f"read_skill: no skill {str(name)[:80]!r}; the skills are {', '.join(self.skills)}")
+        try:
+            return self.session.judge.skills(name)["content"]
+        except JudgeError as exc:
+            raise ToolError(f"the judge refused the request: {exc.message}") from None
 
     def tool_submit(self, path: Any, flagset: Any = None) -> str:
         """A correct submission ends the task (unless keep_going); a wrong one does while no

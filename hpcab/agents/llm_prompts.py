@@ -13,7 +13,8 @@ from hpcab.agents.base import Session
 from hpcab.errors import InputError
 
 LANGUAGES = {"c": ("C", ".c"), "cpp": ("C++", ".cpp"), "fortran": ("Fortran", ".f90")}
-FRAGMENTS = ("system.md", "abi.md", "lang_c.md", "lang_cpp.md", "lang_fortran.md", "tools.md", "task.md", "nudge.md")
+FRAGMENTS = ("system.md", "abi.md", "lang_c.md", "lang_cpp.md", "lang_fortran.md", "tools.md", "skills.md", "task.md",
+             "nudge.md")
 
 
 def fragment(name: str, prompts_dir: str | Path | None = None) -> str:
@@ -80,12 +81,16 @@ def _left(ours: int | None, judge: dict, what: str) -> str:
     return "unlimited" if not values else str(max(min(values), 0))
 
 
-def render_prompts(doc: dict, session: Session | None, cfg: dict) -> tuple[str, str, str]:
-    """(system prompt, first user message = the task, nudge) for the chosen language."""
+def render_prompts(doc: dict, session: Session | None, cfg: dict,
+                   skills: list[dict] | None = None) -> tuple[str, str, str]:
+    """(system prompt, first user message = the task, nudge) for the chosen language; with
+    skills (each a name and a description), skills.md lists them after the tools."""
     fields = prompt_fields(doc, session, cfg)
+    fields["skills"] = "\n".join(f"- `{s['name']}`: {s['description']}" for s in skills or []) or "(none)"
     d = cfg.get("prompts_dir") or None
     system = "\n\n".join(render(n, fields, d) for n in
-                         ("system.md", "abi.md", f"lang_{cfg['language']}.md", "tools.md"))
+                         ("system.md", "abi.md", f"lang_{cfg['language']}.md", "tools.md")
+                         + (("skills.md",) if skills else ()))
     return system, render("task.md", fields, d), render("nudge.md", fields, d)
 
 

@@ -61,6 +61,16 @@ class NativeJudge:
             body["usage"] = usage
         return self._call(self.judge.submit, body, self.agent)
 
+    def skills(self, name: str | None = None) -> dict:
+        return self._call(self.judge.skills, name or "")
+
+    def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict:
+        body = submission_body(kernel, source, language, flagset, label, compiler)
+        if disassemble:
+            body["disassemble"] = True
+        return self._call(self.judge.compile, body, self.agent)
+
     def grade(self, grade_id: str) -> dict:
         return self._call(self.judge.grade, grade_id, self.agent)
 

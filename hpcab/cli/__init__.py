@@ -2,6 +2,7 @@
 
     kernels.py    list, show
     grade.py      grade, baseline
+    compile.py    compile
     translate.py  translate
     corpus.py     lint, sweep, new-kernel, calibrate
     serve.py      serve
@@ -30,13 +31,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from hpcab import __version__
-from hpcab.cli import (agent, corpus, grade, images, kernels, mcp, probe, report, reproduce, review, serve, status,
+from hpcab.cli import (agent, compile, corpus, grade, images, kernels, mcp, probe, report, reproduce, review, serve, status,
                        submit, tokens, translate)
 from hpcab.cli.common import EXIT_USAGE
 from hpcab.errors import HpcabError
 
 # The order of `hpcab --help`'s commands.
-COMMANDS = (kernels, grade, translate, corpus, serve, review, submit, agent, status, images, reproduce, mcp, tokens,
+COMMANDS = (kernels, grade, compile, translate, corpus, serve, review, submit, agent, status, images, reproduce, mcp, tokens,
             probe, report)
 
 

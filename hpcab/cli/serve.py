@@ -39,9 +39,13 @@ def cmd_serve(args, out: Console) -> int:
                          grade_seconds=args.grade_timeout, memory_bytes=int(args.memory_gib * 2**30),
                          secret_file=Path(args.secret_file) if args.secret_file else None,
                          sandbox="none" if args.unsandboxed else "bubblewrap",
-                         mpi_ranks=args.mpi_ranks, mpi_launcher=args.mpi_launcher)
+                         mpi_ranks=args.mpi_ranks, mpi_launcher=args.mpi_launcher,
+                         **({} if args.compiles_per_minute is None else
+                            {"compiles_per_minute": args.compiles_per_minute}))
     if not 0 <= args.mpi_ranks <= 64:
         raise InputError("--mpi-ranks", str(args.mpi_ranks), "expected 0 (no distributed grades) to 64")
+    if args.compiles_per_minute is not None and not 1 <= args.compiles_per_minute <= 10_000:
+        raise InputError("--compiles-per-minute", str(args.compiles_per_minute), "expected 1 to 10000")
     configure_logging(Path(args.log) if args.log else None)
     if args.unsandboxed:
         Console(stderr=True).print("[bold yellow]warning:[/bold yellow] --unsandboxed: candidates compile and run "
@@ -95,6 +99,8 @@ def register(sub) -> None:
                         "kernels with an mpi: block (docs/mpi.md); give the slots R CPUs (--slot). Default 0: none")
     s.add_argument("--mpi-launcher", choices=("mpirun", "srun"), default="mpirun",
                    help="what starts the ranks: mpirun (sandboxed, this node) or srun (inside a Slurm allocation)")
+    s.add_argument("--compiles-per-minute", type=int, default=None,
+                   help="compiler reports (POST /compile) an agent may ask for a minute (default 30)")
     s.add_argument("--max-body", type=int, default=8 << 20, help="largest request body in bytes (default 8 MiB)")
     s.add_argument("--max-connections", type=int, default=0,
                    help="open connections at most; beyond, the one that waited longest for a request is closed "

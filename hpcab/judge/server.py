@@ -46,8 +46,8 @@ MAX_HEADER_BYTES = 64 << 10         # request line and headers; beyond: 431 (400
 MAX_JSON_DEPTH = 64
 DRAIN_SECONDS = 2.0                 # for the body of a request refused before it was read
 READ_THREADS = 8                    # threads for reads beyond the queue's gradings
-GET_ROUTES = ("health", "kernels", "task", "baseline", "grades")
-POST_ROUTES = ("score", "submit")
+GET_ROUTES = ("health", "kernels", "task", "baseline", "grades", "skills")
+POST_ROUTES = ("score", "submit", "compile")
 
 
 @attrs.frozen
@@ -261,6 +261,8 @@ class JudgeApp:
         req.agent = agent.name
         if route == "kernels":
             return await self._call(judge.list_kernels)
+        if route == "skills":
+            return await self._call(judge.skills, urllib.parse.unquote(rest))
         if route in ("task", "baseline", "grades") and not rest:
             raise ApiError(404, f"{req.path}: name the {'grade id' if route == 'grades' else 'kernel'} in the path")
         if route == "task":
@@ -271,7 +273,8 @@ class JudgeApp:
         if route == "grades":
             return await self._call(judge.grade, rest, agent)
         body = await self._read_json(req, receive)
-        return await self._call(judge.score if route == "score" else judge.submit, body, agent)
+        return await self._call({"score": judge.score, "submit": judge.submit, "compile": judge.compile}[route],
+                                body, agent)
 
     def _check_rank(self, req: Request, required: bool) -> None:
         sent = req.headers.get(RANK_HEADER.lower())

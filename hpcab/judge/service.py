@@ -49,11 +49,12 @@ from hpcab.record import (add_submission, cached_baseline, close_submission, con
                           save_baseline, score_row, set_score_status, start_submission, submission)
 from hpcab.timing.policy import Policy
 from hpcab.schema import validate
+from hpcab.skills import load_skills
 from hpcab.toolchain import load_toolchains
 
 log = logging.getLogger("hpcab.judge")
 
-NOT_FOR_SUBMISSIONS = {"harness"}      # flag sets only the judge itself uses
+NOT_FOR_SUBMISSIONS = {"harness", "report"}      # flag sets only the judge itself uses (report: added by /compile)
 # Those with a prototype (hpcab.abi.show_abi); a task lists those the judge can build
 # (python: always, the judge's own interpreter; pythran: where it is installed).
 TASK_LANGUAGES = ("c", "cpp", "fortran", "cuda", "python", "pythran")
@@ -104,6 +105,7 @@ class JudgeConfig:
     # refuses such submissions (hpcab serve --mpi-ranks, --mpi-launcher).
     mpi_ranks: int = 0
     mpi_launcher: str = "mpirun"
+    compiles_per_minute: int = 30            # POST /compile, per agent (hpcab serve --compiles-per-minute)
 
 
 def check_presets(kernels, presets) -> None:
@@ -134,6 +136,7 @@ class Judge:
         self._all_names = {k.name: k.id for k in corpus.kernels} | {k.id: k.id for k in corpus.kernels}
         check_presets(self.kernels.values(), config.presets + config.hidden_presets)
         self.toolchains = load_toolchains()
+        self._skills = load_skills()                      # skills/: checked at start, like the corpus
         self.tokens = load_tokens(config.tokens)
         self.secret = load_secret(config.secret_file or config.db.with_name(config.db.name + ".secret"))
         cpu_sets = config.slots or parse_slots(None, config.threads)
@@ -155,6 +158,7 @@ class Judge:
         self._busy = threading.BoundedSemaphore(config.workers)   # jobs handed to the pool
         self._baselines: dict[str, cf.Future] = {}       # baseline key → its document, while measured
         self._recent = collections.deque(maxlen=20)      # recent grading seconds, for Retry-After
+        self._compiles: dict[str, collections.deque] = {}   # agent → its compiler reports' times, this minute
         self._closed = False
         connect(config.db).close()                        # create or migrate before serving
         self._rank_lock = _lock_rank(config.db, config.rank)
@@ -274,6 +278,15 @@ class Judge:
             "sandbox": self.config.sandbox,
             "environment": self.environment,
         }
+
+    def skills(self, name: str = "") -> dict:
+        """GET /skills: every skill's name and description; GET /skills/<name>: its page."""
+        if not name:
+            return {"skills": [s.summary() for s in self._skills.values()]}
+        skill = self._skills.get(name)
+        if skill is None:
+            raise ApiError(404, f"no skill {name[:100]!r}; GET /skills lists them", field="name")
+        return {**skill.summary(), "content": skill.content}
 
     def list_kernels(self) -> dict:
         return {"kernels": [{
@@ -536,6 +549,34 @@ class Judge:
                 set_score_status(self.db(), ident, FAILED)
             except Exception:
                 log.exception("cannot record the failure of score %s", ident)
+
+    def compile(self, body: Any, agent: Agent) -> dict:
+        """The compiler's report on a candidate (hpcab.compile_report): built as a score would
+        build it, with the report's flags; nothing runs and no budget is charged, but each
+        agent may ask at most compiles_per_minute times a minute (429 beyond, with Retry-After)."""
+        k, candidate, flagset = self._parse(body, agent)
+        self._compile_rate(agent)
+        from hpcab.build import BuildLimits
+        from hpcab.compile_report import compile_report
+        try:
+            return compile_report(k, candidate, self.toolchains, flagset, bool(body.get("disassemble")),
+                                  sandbox=self.config.sandbox,
+                                  limits=BuildLimits(wall_seconds=self.config.build_seconds))
+        except InputError as exc:
+            raise ApiError(400, exc.message, field=exc.field) from None
+
+    def _compile_rate(self, agent: Agent) -> None:
+        now, limit = time.monotonic(), self.config.compiles_per_minute
+        with self._lock:
+            recent = self._compiles.setdefault(agent.name, collections.deque())
+            while recent and now - recent[0] >= 60.0:
+                recent.popleft()
+            if len(recent) >= limit:
+                wait = max(1, math.ceil(60.0 - (now - recent[0])))
+                raise ApiError(429, f"{agent.name} has asked for {limit} compiler reports in the last minute, this "
+                                    f"judge's limit (hpcab serve --compiles-per-minute); ask again in {wait} s",
+                               {"Retry-After": str(wait)})
+            recent.append(now)
 
     def submit(self, body: Any, agent: Agent) -> dict:
         """Public and hidden cases, recorded. The submission is in the database before it is
