@@ -2,13 +2,14 @@
 they name exists, and how they are served (GET /skills, the LLM agent's skills= option; the
 MCP resources are in tests/test_mcp.py)."""
 
+import json
 import re
 
 import pytest
 
 from hpcab.agents.llm import OPTIONS, SKILL_TOOL, TOOLS
 from hpcab.cli import build_parser
-from hpcab.client import JudgeError
+from hpcab.client import JudgeClient, JudgeError
 from hpcab.errors import InputError
 from hpcab.judge.server import GET_ROUTES, POST_ROUTES
 from hpcab.judge.service import NOT_FOR_SUBMISSIONS
@@ -44,7 +45,7 @@ def test_every_command_endpoint_flag_set_and_tool_a_skill_names_exists(name):
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices
     flagsets = set(load_toolchains().flagsets) - NOT_FOR_SUBMISSIONS
-    tools = {t["name"] for t in TOOLS + [SKILL_TOOL]} | {s.name for s in _specs(None)}
+    tools = {t["name"] for t in TOOLS + [SKILL_TOOL]} | {s.name for s in _specs(JudgeClient("http://127.0.0.1:9"))}
     for span in spans:
         for m in re.finditer(r"(?:^|\s|\$ )hpcab ([a-z-]+)((?: [^|;&]*)?)", span):
             command, rest = m.group(1), m.group(2)
@@ -109,8 +110,9 @@ def test_the_llm_agent_lists_the_chosen_skills_and_reads_one(start_judge, tmp_pa
     assert OPTIONS["skills"] == (str, "none")
     judge = start_judge("--kernels", "gemm", "--target-seconds", "0.05", "--sessions", "2", "--workers", "1")
     gemm = (EXAMPLES / "gemm.c").read_text()
-    script = [reply(call("read_skill", name="vectorization")),
-              reply(call("read_skill", name="rules")),
+    # (call's own first parameter is called name: the argument goes as raw JSON)
+    script = [reply(call("read_skill", json.dumps({"name": "vectorization"}))),
+              reply(call("read_skill", json.dumps({"name": "rules"}))),
               reply(call("write_file", path="gemm.c", content=gemm)),
               reply(call("submit", path="gemm.c"))]
     session = make_session(judge, tmp_path, Budget(submissions=1))
