@@ -146,6 +146,11 @@ class ToolSpec:
             if spec is None:
                 expected = ", ".join(self.properties) or "no arguments"
                 raise ToolError(f"{self.name}: unknown argument {name!r} (expected: {expected})", name)
+            if spec.get("type") == "boolean":
+                if not isinstance(value, bool):
+                    raise ToolError(f"{self.name}: argument {name!r} must be true or false, not "
+                                    f"{type(value).__name__}", name)
+                continue
             if not isinstance(value, str):
                 raise ToolError(f"{self.name}: argument {name!r} must be a string, not {type(value).__name__}", name)
             if "enum" in spec and value not in spec["enum"]:

@@ -131,6 +131,8 @@ def test_a_full_round_against_a_real_judge(start_judge, tmp_path, monkeypatch, m
             assert summary(result).startswith("compile of gemm.c (gemm): compiled with gcc")
             assert "<gemm>:" in report["disassembly"]
             assert tools["compile"].annotations.read_only_hint is True
+            result = await c.call_tool("compile", {"kernel": "gemm", "source": GEMM_C, "disassemble": "yes"})
+            assert result.is_error is True and "'disassemble' must be true or false" in result.content[0].text
 
             # the skill pages are resources
             resources = {str(r.uri): r for r in (await c.list_resources()).resources}
