@@ -585,3 +585,26 @@ def test_cli_summary_by_dwarf(campaign, capsys):
     with pytest.raises(SystemExit):
         cli_main(["--runs", str(campaign / "runs" / "exp1-*"), "--by", "colour"])
     assert "invalid choice: 'colour'" in capsys.readouterr().err
+
+
+def test_two_arms_that_differ_in_skills_alone_differ_in_the_skills_column_alone(tmp_path):
+    """The experiment our users most want to repeat: the same llm agent with and without
+    skills. Each run's rows carry its skills; what describes the setup is otherwise equal."""
+    rows = {}
+    for name, options in (("bare", {}), ("skilled", {"skills": "all"}), ("two", {"skills": "openmp,c"})):
+        arm = dict(LLM_ARM, arm=None, options=options)
+        arm.pop("arm")
+        run = run_folder(tmp_path, f"exp1-2026010{len(rows)}-000000", arm)
+        conn = judge_db(run / "judge-0.db")
+        add_submission(conn, f"{name}-1", "worker-0", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 2.0))
+        close(conn)
+        rows[name] = extract([run]).table.row(0, named=True)
+    assert (rows["bare"]["skills"], rows["skilled"]["skills"], rows["two"]["skills"]) == ("none", "all", "c,openmp")
+    setup = ("experiment", "arm", "optimizer", "model", "kernel", "language", "flagset", "status", "speedup")
+    assert all(rows["bare"][c] == rows["skilled"][c] == rows["two"][c] for c in setup)
+    # An optimizer that takes no skills has none to name.
+    numba = run_folder(tmp_path, "exp1-20260109-000000", {"experiment": "exp1", "optimizer": "numba"})
+    conn = judge_db(numba / "judge-0.db")
+    add_submission(conn, "n-1", "worker-0", GEMM, "2026-01-01T00:00:01.000Z", grade=("ok", 2.0))
+    close(conn)
+    assert extract([numba]).table["skills"].to_list() == [None]

@@ -137,3 +137,11 @@ def test_the_llm_agent_lists_the_chosen_skills_and_reads_one(start_judge, tmp_pa
     first = fake.requests[0]
     assert "read_skill" not in {t["function"]["name"] for t in first["tools"]}
     assert "Skill pages" not in first["messages"][0]["content"]
+
+
+def test_an_unknown_skill_in_the_llm_agents_option_is_a_usage_error_before_any_work():
+    from hpcab.agents.llm import LLMAgent
+    with pytest.raises(InputError) as exc:
+        LLMAgent(model_url="http://127.0.0.1:9/v1", model_name="m", skills="rules,nonesuch")
+    assert "nonesuch" in str(exc.value) and "no such skill" in str(exc.value)
+    assert LLMAgent(model_url="http://127.0.0.1:9/v1", model_name="m", skills="all").config["skills"] == "all"

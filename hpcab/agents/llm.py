@@ -259,6 +259,9 @@ def parse_options(options: dict) -> dict:
             raise InputError("agent llm", key, f"must be at least 1, got {cfg[key]}")
     if cfg["retries"] < 0 or cfg["timeout"] <= 0 or cfg["backoff"] < 0:
         raise InputError("agent llm", "retries/timeout/backoff", "retries >= 0, timeout > 0, backoff >= 0")
+    if cfg["skills"].strip() not in ("none", ""):
+        from hpcab.skills import load_skills, select_skills
+        select_skills(load_skills(), cfg["skills"])      # an unknown name: a usage error before any work
     if cfg["prompts_dir"] and not Path(cfg["prompts_dir"]).is_dir():
         raise InputError("agent llm", "prompts_dir", f"{cfg['prompts_dir']} is not a folder")
     return cfg

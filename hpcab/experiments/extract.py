@@ -27,7 +27,7 @@ from hpcab.measure import FASTER, NO_DIFFERENCE, SLOWER
 # The observations table: these columns, in this order, with these types (docs/plotting.md).
 SCHEMA: dict[str, pl.DataType] = {
     "experiment": pl.String, "run": pl.String, "arm": pl.String, "optimizer": pl.String, "model": pl.String,
-    "leg": pl.Int64, "judge_rank": pl.Int64, "db": pl.String, "agent": pl.String,
+    "skills": pl.String, "leg": pl.Int64, "judge_rank": pl.Int64, "db": pl.String, "agent": pl.String,
     "kernel": pl.String, "kernel_name": pl.String, "track": pl.String, "dwarf": pl.String, "level": pl.Int64,
     "submission_id": pl.String, "received_at": pl.String, "state": pl.String, "grade_id": pl.String,
     "language": pl.String, "compiler": pl.String, "flagset": pl.String, "label": pl.String, "ranks": pl.Int64,
@@ -90,6 +90,7 @@ class RunInfo:
     arm: str
     optimizer: str | None = None
     model: str | None = None
+    skills: str | None = None            # the skill pages the agent was given (skills_given)
     price: dict | None = None            # arm.yaml model.price (USD per million tokens)
     state: str | None = None             # status.json's state (a run folder), e.g. running, succeeded
     dbs: tuple[tuple[str, int | None], ...] = ()     # (path as matched, judge rank from the name)
@@ -200,8 +201,8 @@ def _run_info(folder: str, only: list[str] | None) -> RunInfo:
         m = re.match(r"^leg-(\d+)$", path.parent.parent.name)
         if m:
             results.append((int(m.group(1)), path.parent.name, path))
-    return RunInfo(folder, "run", experiment, base.name, arm, raw.get("optimizer"), model.get("name"), price,
-                   state, tuple(dbs), judges, tuple(str(s) for s in legs), tuple(results), only is not None,
+    return RunInfo(folder, "run", experiment, base.name, arm, raw.get("optimizer"), model.get("name"),
+                   skills_given(raw.get("optimizer"), raw.get("options")), price, state, tuple(dbs), judges, tuple(str(s) for s in legs), tuple(results), only is not None,
                    tuple(notes))
 
 
@@ -215,9 +216,10 @@ def _agent_info(folder: str) -> RunInfo:
     results.json, the agent's name in the database being the worker's."""
     base = Path(folder)
     db = str(base / "judge.db")
-    name = "-"
+    name, options = "-", {}
     try:
-        name = str(json.loads((base / "results.json").read_text()).get("agent") or "-")
+        doc = json.loads((base / "results.json").read_text())
+        name, options = str(doc.get("agent") or "-"), doc.get("options")
     except (OSError, ValueError, AttributeError):
         pass
     agents = []
@@ -232,7 +234,20 @@ def _agent_info(folder: str) -> RunInfo:
     worker = agents[0] if len(agents) == 1 else name
     results = ((0, worker, base / "results.json"),) if (base / "results.json").is_file() else ()
     return RunInfo(folder, "agent", base.name, base.name, name, optimizer=None if name == "-" else name,
-                   dbs=((db, 0),), results=results)
+                   skills=skills_given(name, options), dbs=((db, 0),), results=results)
+
+
+def skills_given(optimizer, options) -> str | None:
+    """The skills column: the llm optimizer's skills option as given (none, all, or its names
+    sorted and joined by commas), none when it was not given; null for an optimizer that
+    takes no skills (docs/agent_tools.md)."""
+    if optimizer != "llm":
+        return None
+    value = options.get("skills") if isinstance(options, dict) else None
+    if value is None or str(value).strip() in ("", "none"):
+        return "none"
+    value = str(value).strip()
+    return value if value == "all" else ",".join(sorted({n.strip() for n in value.split(",") if n.strip()}))
 
 
 def _db_info(path: str) -> RunInfo:
@@ -580,7 +595,7 @@ def _source_table(info: RunInfo, problems: list[str]) -> pl.DataFrame | None:
     return frame.with_columns(
         pl.lit(info.experiment, pl.String).alias("experiment"), pl.lit(info.run, pl.String).alias("run"),
         pl.lit(info.arm, pl.String).alias("arm"), pl.lit(info.optimizer, pl.String).alias("optimizer"),
-        pl.lit(info.model, pl.String).alias("model"),
+        pl.lit(info.model, pl.String).alias("model"), pl.lit(info.skills, pl.String).alias("skills"),
         pl.lit(_num(prompt), pl.Float64).alias("_p_prompt"),
         pl.lit(_num(price.get("completion")), pl.Float64).alias("_p_completion"),
         pl.lit(_num(price.get("cached", prompt)), pl.Float64).alias("_p_cached"),
