@@ -3,7 +3,8 @@ request bodies that used to break it, sent raw.
 
 One judge (gemm only, one worker, a tokens file) serves the module. The fuzzing agent has
 budgets of 0, so a /score or /submit that passes every check is refused with 403 before
-anything is graded: the fuzz test grades nothing and stays fast. Every answer must be one
+anything is graded, and a limit of one compiler report a minute, so a /compile that passes
+is answered 429 after the first: the fuzz test grades nothing, compiles once, and stays fast. Every answer must be one
 the spec documents for the operation (status, content type, body schema) and none a 5xx.
 """
 
@@ -48,7 +49,8 @@ def judge(tmp_path_factory, private_build_cache):
     tokens.write_text(json.dumps({"agents": [
         {"name": "fuzz", "token": FUZZ_TOKEN, "submissions": 0, "scores": 0},
         {"name": "usage", "token": USAGE_TOKEN, "submissions": 1, "scores": 0}]}))
-    j = serve(folder, "--kernels", KERNEL, "--workers", "1", "--target-seconds", "0.05", "--sessions", "2", "--tokens", str(tokens))
+    j = serve(folder, "--kernels", KERNEL, "--workers", "1", "--target-seconds", "0.05", "--sessions", "2", "--tokens", str(tokens),
+              "--compiles-per-minute", "1")
     try:
         yield j
     finally:
@@ -165,9 +167,11 @@ def test_schemathesis_every_answer_conforms_to_the_spec(judge):
                 failures.append(f"{op.label} ({label}, {mode.value}): {exc}"[:3000])
             # For a served kernel, with the right rank and token, the schema alone decides: a
             # body it refuses is answered 400 (413 if too large), one it accepts reaches the
-            # budget (403). Either other way, the judge and its schema disagree.
+            # budget (403), or for /compile the report (200) or the rate limit (429). Either
+            # other way, the judge and its schema disagree.
             if transform is not None:
-                expected = (403,) if body_schema.is_valid(case.body) else (400, 413)
+                passed = (200, 429) if op.path == "/compile" else (403,)
+                expected = passed if body_schema.is_valid(case.body) else (400, 413)
                 if response.status_code not in expected:
                     failures.append(f"{op.label} ({label}, {mode.value}): answered {response.status_code}, not "
                                     f"{expected}: {response.text[:300]}\n{case.as_curl_command()[:1000]}")
@@ -186,6 +190,7 @@ def test_schemathesis_every_answer_conforms_to_the_spec(judge):
     assert total >= MIN_REQUESTS, summary
     # it reached past the body's schema to the budget, and got the documented answers
     assert statuses[("POST /score", 403)] and statuses[("POST /submit", 403)], summary
+    assert statuses[("POST /compile", 429)], summary
     assert statuses[("GET /task/{kernel}", 200)] and statuses[("GET /health", 200)], summary
 
 

@@ -230,6 +230,9 @@ def test_honest_code_is_never_flagged_at_preset_s(corpus, machine, toolchains, p
     assert not failures, "\n".join(failures)
 
 
+FLOAT32_SUM_MAX = 1 << 26         # s311_sum sized past this (caches over 64 MiB): left out, see below
+
+
 @pytest.mark.slow
 def test_honest_code_beyond_the_caches_is_not_flagged(corpus, machine, toolchains, policy):
     """Where the data cannot fit in the caches, the memory term of the bound is what holds:
@@ -238,6 +241,11 @@ def test_honest_code_beyond_the_caches_is_not_flagged(corpus, machine, toolchain
     import math
     side = math.isqrt(4 * machine.cache_bytes // 8)
     cases = {"atax": {"M": side, "N": side}, "s311_sum": {"N": machine.cache_bytes}}
+    if machine.cache_bytes > FLOAT32_SUM_MAX:
+        # A single-accumulator float32 sum (the translator's C) of more values leaves the
+        # tolerance: N=316M on a VM whose L3 says 300 MiB gave a relative error of 5e-4.
+        # atax (float64) covers the memory term there.
+        del cases["s311_sum"]
     for name, sizes in cases.items():
         k = corpus.get(name)
         case = explicit_case(k, sizes, seed=0)
