@@ -155,8 +155,8 @@ def check_outputs(kernel: Kernel, got: dict[str, np.ndarray], expected: dict[str
 # (which locates the worst element, counts, formats) makes several passes over float64
 # copies of the output; an answer within the band everywhere and within the normwise bound
 # is right whatever that check would say. So each expected output's scale and norm are made
-# once per input set (on first need: Expected), and an answer is checked in chunks that stay in the cache, giving the
-# same statistics as the full check. Anything else (a NaN, an element outside, an integer
+# once per input set (on first need: Expected), and an answer is checked in chunks that stay
+# in the cache, giving the same statistics as the full check. Anything else (a NaN, an element outside, an integer
 # output that differs) goes to the full check, which says what is wrong. An answer equal to
 # the reference's bit for bit (most honest answers of elementwise kernels) is compared in one
 # pass of integer words, a tenth of the band's cost: it has no error to measure.

@@ -199,12 +199,10 @@ class LLMAgent(Agent):
 
     def _skills(self, session: Session) -> list[dict]:
         """The skills the option names, as the judge serves them (GET /skills): name, description."""
-        if self.config["skills"] == "none":
+        if self.config["skills"].strip() in ("none", ""):
             return []
         from hpcab.skills import select_skills
-        served = {s["name"]: s for s in session.judge.skills()["skills"]}
-        chosen = select_skills(served, self.config["skills"])
-        return list(chosen)
+        return select_skills({s["name"]: s for s in session.judge.skills()["skills"]}, self.config["skills"])
 
     def _fallback(self, tools: "_Toolbox", session: Session, reason: str) -> None:
         """No correct submission yet: submit the best file that scored correct (say so in the log)."""

@@ -31,14 +31,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from hpcab import __version__
-from hpcab.cli import (agent, compile, corpus, grade, images, kernels, mcp, probe, report, reproduce, review, serve, status,
-                       submit, tokens, translate)
+from hpcab.cli import (agent, compile, corpus, grade, images, kernels, mcp, probe, report, reproduce, review, serve,
+                       status, submit, tokens, translate)
 from hpcab.cli.common import EXIT_USAGE
 from hpcab.errors import HpcabError
 
 # The order of `hpcab --help`'s commands.
-COMMANDS = (kernels, grade, compile, translate, corpus, serve, review, submit, agent, status, images, reproduce, mcp, tokens,
-            probe, report)
+COMMANDS = (kernels, grade, compile, translate, corpus, serve, review, submit, agent, status, images, reproduce, mcp,
+            tokens, probe, report)
 
 
 def build_parser() -> argparse.ArgumentParser:

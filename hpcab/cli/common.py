@@ -58,6 +58,14 @@ def measurement_options(s: argparse.ArgumentParser, timed: str) -> None:
     sessions_option(s)
 
 
+def candidate_arguments(s: argparse.ArgumentParser) -> None:
+    """A kernel and a candidate's source file, with its language (hpcab grade, hpcab compile)."""
+    s.add_argument("kernel")
+    s.add_argument("--source", required=True, help="the candidate's source file")
+    s.add_argument("--language", choices=("c", "cpp", "fortran", "python", "pythran"),
+                   help="default: from the file's suffix (.py: python, or pythran with a '#pythran export' line)")
+
+
 def sessions_option(s: argparse.ArgumentParser) -> None:
     from hpcab.timing.policy import Policy
     default = Policy()

@@ -9,7 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from hpcab.cli.common import EXIT_INCORRECT
+from hpcab.cli.common import EXIT_INCORRECT, candidate_arguments
+
 
 def cmd_compile(args, out: Console) -> int:
     from hpcab.build import candidate_from_file
@@ -32,10 +33,7 @@ def cmd_compile(args, out: Console) -> int:
 
 def register(sub) -> None:
     s = sub.add_parser("compile", help="the compiler's optimisation report on a candidate (nothing runs)")
-    s.add_argument("kernel")
-    s.add_argument("--source", required=True, help="the candidate's source file")
-    s.add_argument("--language", choices=("c", "cpp", "fortran", "python", "pythran"),
-                   help="default: from the file's suffix")
+    candidate_arguments(s)
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: opt); the report's flags "
                                                  "(flag set 'report') are added to it")
     s.add_argument("--disassemble", action="store_true", help="also print the kernel's symbol, disassembled")

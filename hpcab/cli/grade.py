@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from hpcab.cli.common import EXIT_INCORRECT, check_threads, measurement_options, preset_cases
+from hpcab.cli.common import EXIT_INCORRECT, candidate_arguments, check_threads, measurement_options, preset_cases
 from hpcab.errors import InputError
 from hpcab.gradedoc import fmt_speedup, fmt_time, grade_document, plain_speedup, print_baseline_error, print_grade
 from hpcab.measure import speedup_json
@@ -129,10 +129,7 @@ def _fmt_speedup(sp) -> str:
 
 def register(sub) -> None:
     s = sub.add_parser("grade", help="build, check and time a candidate against the NumPy reference")
-    s.add_argument("kernel")
-    s.add_argument("--source", required=True, help="the candidate's source file")
-    s.add_argument("--language", choices=("c", "cpp", "fortran", "python", "pythran"),
-                   help="default: from the file's suffix (.py: python, or pythran with a '#pythran export' line)")
+    candidate_arguments(s)
     s.add_argument("--preset", default="S", help="S, M or L, or several: S,M (default S)")
     s.add_argument("--flags", default=None, help="flag set from toolchains/ (default: opt)")
     s.add_argument("--db", help="record the grade in this SQLite judge database")

@@ -202,7 +202,8 @@ def _run_info(folder: str, only: list[str] | None) -> RunInfo:
         if m:
             results.append((int(m.group(1)), path.parent.name, path))
     return RunInfo(folder, "run", experiment, base.name, arm, raw.get("optimizer"), model.get("name"),
-                   skills_given(raw.get("optimizer"), raw.get("options")), price, state, tuple(dbs), judges, tuple(str(s) for s in legs), tuple(results), only is not None,
+                   skills_given(raw.get("optimizer"), raw.get("options")), price, state, tuple(dbs), judges,
+                   tuple(str(s) for s in legs), tuple(results), only is not None,
                    tuple(notes))
 
 
