@@ -131,6 +131,15 @@ class JudgeClient:
             body["disassemble"] = True
         return self._request("POST", "/compile", body)
 
+    def profile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, preset: str | None = None) -> dict:
+        """Where the candidate's calls spend their time (POST /profile): one public case, under
+        perf; charged to the agent's profile budget, not a grade."""
+        body = submission_body(kernel, source, language, flagset, label, compiler)
+        if preset:
+            body["preset"] = preset
+        return self._request("POST", "/profile", body)
+
     def grade(self, grade_id: str) -> dict:
         return self._request("GET", f"/grades/{urllib.parse.quote(grade_id)}")
 

@@ -209,6 +209,20 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE grade_cases ADD COLUMN ranks INTEGER;
     ALTER TABLE grade_cases ADD COLUMN rank_ns BLOB;
     """,
+    # 13: profiles (POST /profile, hpcab/profile.py): not grades, but who asked, when, for
+    # which kernel and with what outcome, against the agent's profile budget.
+    """
+    CREATE TABLE profiles (
+        id TEXT PRIMARY KEY,
+        agent TEXT NOT NULL,
+        at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        kernel TEXT NOT NULL,
+        language TEXT NOT NULL,
+        status TEXT,
+        seconds REAL
+    );
+    CREATE INDEX profiles_by_agent ON profiles(agent);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 # A case's row keeps these of its hpcab.timing.records.Diagnostics (migrations 8 and 10).
@@ -534,3 +548,27 @@ def review_grade(conn: sqlite3.Connection, grade_id: str, verdict: str, note: st
         raise DatabaseError(f"grade {grade_id} is {row['status']}, not implausible: nothing to review")
     conn.execute("INSERT OR REPLACE INTO reviews (grade_id, verdict, note, reviewer) VALUES (?, ?, ?, ?)",
                  (grade_id, verdict, note, reviewer))
+
+
+def log_profile(conn: sqlite3.Connection, profile_id: str, agent: str, kernel: str, language: str,
+                budget: int | None) -> bool:
+    """Count a POST /profile against the agent's profile budget; False when it is spent."""
+    with transaction(conn):
+        if budget is not None and count_profiles(conn, agent) >= budget:
+            return False
+        conn.execute("INSERT INTO profiles (id, agent, kernel, language) VALUES (?, ?, ?, ?)",
+                     (profile_id, agent, kernel, language))
+    return True
+
+
+def finish_profile(conn: sqlite3.Connection, profile_id: str, status: str, seconds: float) -> None:
+    conn.execute("UPDATE profiles SET status = ?, seconds = ? WHERE id = ?", (status, seconds, profile_id))
+
+
+def forget_profile(conn: sqlite3.Connection, profile_id: str) -> None:
+    """A profile the judge could not make (stopping, a worker died, perf failed) is not charged."""
+    conn.execute("DELETE FROM profiles WHERE id = ?", (profile_id,))
+
+
+def count_profiles(conn: sqlite3.Connection, agent: str) -> int:
+    return conn.execute("SELECT COUNT(*) FROM profiles WHERE agent = ?", (agent,)).fetchone()[0]

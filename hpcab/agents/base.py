@@ -45,6 +45,8 @@ class JudgeHandle(Protocol):
                usage: dict | None = None) -> dict: ...
     def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
                 label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict: ...
+    def profile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, preset: str | None = None) -> dict: ...
     def skills(self, name: str | None = None) -> dict: ...
 
 
@@ -55,6 +57,7 @@ class Budget:
     scores: int | None = None
     wall_seconds: float | None = None
     tokens: int | None = None        # prompt + completion tokens of model calls
+    profiles: int | None = None
 
 
 @attrs.frozen
@@ -100,6 +103,7 @@ class Session:
     log_path: Path | None = None            # JSON lines: every score, submission and model call
     started: float = attrs.field(factory=time.monotonic)
     scores: int = 0
+    profiles: int = 0
     submissions: list[dict] = attrs.field(factory=list)        # the grade documents, in order
     score_docs: list[dict] = attrs.field(factory=list)
     calls: list[ModelCall] = attrs.field(factory=list)
@@ -124,6 +128,7 @@ class Session:
             "scores": None if b.scores is None else b.scores - self.scores,
             "wall_seconds": None if b.wall_seconds is None else max(b.wall_seconds - self.elapsed, 0.0),
             "tokens": None if b.tokens is None else b.tokens - self.tokens,
+            "profiles": None if b.profiles is None else b.profiles - self.profiles,
         }
 
     def check(self, what: str = "") -> None:
@@ -183,6 +188,20 @@ class Session:
         doc = self.judge.compile(self.task.kernel, source, language, flagset, label, compiler, disassemble)
         self.log({"event": "compile", "language": language, "flagset": flagset, "label": label, "ok": doc.get("ok"),
                   "counts": doc.get("counts")})
+        return doc
+
+    def profile(self, source: str, language: str, flagset: str | None = None, label: str | None = None,
+                compiler: str | None = None) -> dict:
+        """Where the candidate's calls spend their time (POST /profile), on a public case.
+        Charged to the task's profile budget once the judge made it."""
+        self.check(" before this profile")
+        left = self.remaining()["profiles"]
+        if left is not None and left <= 0:
+            raise BudgetExhausted(f"profile budget of {self.budget.profiles} spent")
+        doc = self.judge.profile(self.task.kernel, source, language, flagset, label, compiler)
+        self.profiles += 1
+        self.log({"event": "profile", "language": language, "flagset": flagset, "label": label,
+                  "status": doc.get("status"), "samples": doc.get("samples")})
         return doc
 
     def submit(self, source: str, language: str, flagset: str | None = None, label: str | None = None,

@@ -71,6 +71,13 @@ class NativeJudge:
             body["disassemble"] = True
         return self._call(self.judge.compile, body, self.agent)
 
+    def profile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, preset: str | None = None) -> dict:
+        body = submission_body(kernel, source, language, flagset, label, compiler)
+        if preset:
+            body["preset"] = preset
+        return self._call(self.judge.profile, body, self.agent)
+
     def grade(self, grade_id: str) -> dict:
         return self._call(self.judge.grade, grade_id, self.agent)
 

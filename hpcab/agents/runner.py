@@ -254,7 +254,7 @@ def command(args, out: Console) -> int:
     """`hpcab agent NAME --kernels SELECTOR (--judge URL | --native) ...`"""
     agent = agent_from_args(args)
     budget = Budget(submissions=args.submissions, scores=args.scores, wall_seconds=args.wall_seconds,
-                    tokens=args.tokens)
+                    tokens=args.tokens, profiles=args.profiles)
     out_dir = Path(args.out or f"runs/agent-{agent.name}-{time.strftime('%Y%m%d-%H%M%S')}")
     out_dir.mkdir(parents=True, exist_ok=True)
     native = None
@@ -310,6 +310,7 @@ def add_arguments(s) -> None:
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="an agent option (repeatable)")
     s.add_argument("--submissions", type=int, default=1, help="submission budget per task (default 1)")
     s.add_argument("--scores", type=int, default=None, help="score budget per task (default: no limit)")
+    s.add_argument("--profiles", type=int, default=None, help="profile budget per task (default: no limit)")
     s.add_argument("--wall-seconds", type=float, default=None, help="wall-time budget per task")
     s.add_argument("--tokens", type=int, default=None, help="token budget per task (prompt + completion)")
     s.add_argument("--out", help="output folder (default runs/agent-NAME-TIME)")

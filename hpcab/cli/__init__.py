@@ -3,6 +3,7 @@
     kernels.py    list, show
     grade.py      grade, baseline
     compile.py    compile
+    profile.py    profile
     translate.py  translate
     corpus.py     lint, sweep, new-kernel, calibrate
     serve.py      serve
@@ -31,13 +32,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from hpcab import __version__
-from hpcab.cli import (agent, compile, corpus, grade, images, kernels, mcp, probe, report, reproduce, review, serve,
-                       status, submit, tokens, translate)
+from hpcab.cli import (agent, compile, corpus, grade, images, kernels, mcp, probe, profile, report, reproduce, review,
+                       serve, status, submit, tokens, translate)
 from hpcab.cli.common import EXIT_USAGE
 from hpcab.errors import HpcabError
 
 # The order of `hpcab --help`'s commands.
-COMMANDS = (kernels, grade, compile, translate, corpus, serve, review, submit, agent, status, images, reproduce, mcp,
+COMMANDS = (kernels, grade, compile, profile, translate, corpus, serve, review, submit, agent, status, images, reproduce, mcp,
             tokens, probe, report)
 
 

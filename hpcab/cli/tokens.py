@@ -12,7 +12,7 @@ def cmd_tokens(args, out: Console) -> int:
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     if len(names) == 1 and names[0].isdigit():
         names = [f"worker-{i}" for i in range(int(names[0]))]
-    issue_tokens(names, args.submissions, Path(args.out), args.scores)
+    issue_tokens(names, args.submissions, Path(args.out), args.scores, args.profiles)
     out.print(f"wrote {len(names)} token(s) to {args.out} (mode 600): {', '.join(names)}", highlight=False)
     return 0
 
@@ -22,5 +22,6 @@ def register(sub) -> None:
     s.add_argument("--agents", required=True, help="names separated by commas, or a count N (worker-0 …)")
     s.add_argument("--submissions", type=int, required=True, help="submission budget of each agent")
     s.add_argument("--scores", type=int, default=None, help="score budget of each agent (default: no limit)")
+    s.add_argument("--profiles", type=int, default=None, help="profile budget of each agent (default: no limit)")
     s.add_argument("--out", required=True, help="the tokens file to write (mode 600)")
     s.set_defaults(func=cmd_tokens)

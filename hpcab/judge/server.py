@@ -47,7 +47,7 @@ MAX_JSON_DEPTH = 64
 DRAIN_SECONDS = 2.0                 # for the body of a request refused before it was read
 READ_THREADS = 8                    # threads for reads beyond the queue's gradings
 GET_ROUTES = ("health", "kernels", "task", "baseline", "grades", "skills")
-POST_ROUTES = ("score", "submit", "compile")
+POST_ROUTES = ("score", "submit", "compile", "profile")
 
 
 @attrs.frozen
@@ -273,8 +273,8 @@ class JudgeApp:
         if route == "grades":
             return await self._call(judge.grade, rest, agent)
         body = await self._read_json(req, receive)
-        return await self._call({"score": judge.score, "submit": judge.submit, "compile": judge.compile}[route],
-                                body, agent)
+        handlers = {"score": judge.score, "submit": judge.submit, "compile": judge.compile, "profile": judge.profile}
+        return await self._call(handlers[route], body, agent)
 
     def _check_rank(self, req: Request, required: bool) -> None:
         sent = req.headers.get(RANK_HEADER.lower())

@@ -43,8 +43,9 @@ from hpcab.judge.slots import Slots, default_lock_dir, parse_slots
 from hpcab.judge.tokens import Agent, load_tokens
 from hpcab.kernel import Kernel
 from hpcab.mpi.harness import COMPILER as MPI_COMPILERS
-from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_scores,
-                          count_submissions, finish_score, finish_submission, forget_score,
+from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_profiles, count_scores,
+                          count_submissions, finish_profile, finish_score, finish_submission, forget_profile,
+                          forget_score, log_profile,
                           forget_unfinished_scores, log_score, pending_submissions, requeue_submissions,
                           save_baseline, score_row, set_score_status, start_submission, submission)
 from hpcab.timing.policy import Policy
@@ -54,7 +55,7 @@ from hpcab.toolchain import load_toolchains
 
 log = logging.getLogger("hpcab.judge")
 
-NOT_FOR_SUBMISSIONS = {"harness", "report"}      # flag sets only the judge itself uses (report: added by /compile)
+NOT_FOR_SUBMISSIONS = {"harness", "report", "profile"}   # flag sets only the judge itself uses (added by /compile, /profile)
 # Those with a prototype (hpcab.abi.show_abi); a task lists those the judge can build
 # (python: always, the judge's own interpreter; pythran: where it is installed).
 TASK_LANGUAGES = ("c", "cpp", "fortran", "cuda", "python", "pythran")
@@ -353,7 +354,8 @@ class Judge:
     def _budget(self, agent: Agent) -> dict:
         conn = self.db()
         return {"submissions": agent.submissions, "submissions_used": count_submissions(conn, agent.name),
-                "scores": agent.scores, "scores_used": count_scores(conn, agent.name)}
+                "scores": agent.scores, "scores_used": count_scores(conn, agent.name),
+                "profiles": agent.profiles, "profiles_used": count_profiles(conn, agent.name)}
 
     # ---- baselines -------------------------------------------------------------------
 
@@ -564,6 +566,53 @@ class Judge:
                                   limits=BuildLimits(wall_seconds=self.config.build_seconds))
         except InputError as exc:
             raise ApiError(400, exc.message, field=exc.field) from None
+
+    def profile(self, body: Any, agent: Agent) -> dict:
+        """Where the candidate's calls spend their time (hpcab.profile): built as a score
+        would build it, with line tables, and run under perf on one public case in a
+        measurement slot. Charged to the agent's profile budget; not a grade, but recorded
+        (who, when, which kernel). A judge that cannot profile answers 409, and charges nothing."""
+        k, candidate, flagset = self._parse(body, agent)
+        from hpcab.profile import PROFILED_LANGUAGES, available
+        if candidate.language not in PROFILED_LANGUAGES or self._mpi(candidate):
+            what = "a distributed (MPI)" if self._mpi(candidate) else f"a {candidate.language}"
+            raise ApiError(400, f"{what} candidate cannot be profiled by this judge (perf samples one CPU process; "
+                                f"expected language {', '.join(PROFILED_LANGUAGES)} with its default compiler)",
+                           field="language")
+        preset = body.get("preset") or self.config.presets[-1]
+        if preset not in self.config.presets:
+            raise ApiError(400, f"preset {preset!r} is not one of this judge's public presets "
+                                f"({', '.join(self.config.presets)}); a profile runs on a public case only",
+                           field="preset")
+        ok, why = available(self.config.sandbox)
+        if not ok:
+            raise ApiError(409, f"this judge cannot profile: {why}")
+        case = next(c for c in public_cases(k, self.config.presets) if c.label == preset)
+        profile_id = uuid.uuid4().hex
+        self._admit()
+        accepted, charged = time.monotonic(), False
+        try:
+            if not log_profile(self.db(), profile_id, agent.name, k.id, candidate.language, agent.profiles):
+                raise ApiError(403, f"agent {agent.name!r} has spent its profile budget ({agent.profiles})")
+            charged = True
+            job = worker.ProfileWork(k.id, candidate, flagset, case, self.policy, self.slots)
+            try:
+                doc, why = self._run(worker.run_profile, job)
+            except ApiError:
+                raise
+            except Exception:
+                log.exception("profile %s failed", profile_id)
+                raise ApiError(500, f"the judge failed while profiling (profile {profile_id}); it was not "
+                                    f"charged") from None
+            if doc is None:
+                raise ApiError(409, f"this judge cannot profile: {why}")
+            finish_profile(self.db(), profile_id, doc["status"], time.monotonic() - accepted)
+            charged = False          # kept: the profile is made and charged
+            return dict(doc, profile_id=profile_id)
+        finally:
+            if charged:
+                forget_profile(self.db(), profile_id)       # the judge's failure: not the agent's to pay
+            self._release()
 
     def _compile_rate(self, agent: Agent) -> None:
         now, limit = time.monotonic(), self.config.compiles_per_minute

@@ -30,6 +30,7 @@ class Agent:
     name: str
     submissions: int | None      # None: no limit (an open judge)
     scores: int | None = None
+    profiles: int | None = None
 
 
 def _digest(token: str) -> bytes:
@@ -75,14 +76,15 @@ def load_tokens(path: Path | str | None) -> TokenBook:
         if digest in book:
             raise InputError(str(path), f"agents[{i}].token", "this token is already another agent's")
         names.add(entry["name"])
-        book[digest] = Agent(entry["name"], entry["submissions"], entry.get("scores"))
+        book[digest] = Agent(entry["name"], entry["submissions"], entry.get("scores"), entry.get("profiles"))
     return TokenBook(book)
 
 
-def issue_tokens(names: list[str], submissions: int, path: Path | str, scores: int | None = None) -> dict[str, str]:
+def issue_tokens(names: list[str], submissions: int, path: Path | str, scores: int | None = None,
+                 profiles: int | None = None) -> dict[str, str]:
     """Write a tokens file (mode 600) with a fresh random token per agent; name → token."""
     tokens = {name: secrets.token_urlsafe(32) for name in names}
-    data = {"agents": [{"name": n, "token": t, "submissions": submissions, "scores": scores}
+    data = {"agents": [{"name": n, "token": t, "submissions": submissions, "scores": scores, "profiles": profiles}
                        for n, t in tokens.items()]}
     validate(data, "tokens", path)
     path = Path(path)

@@ -43,6 +43,17 @@ class GradeJob:
 
 
 @attrs.frozen
+class ProfileWork:
+    """A profile (hpcab/profile.py) of a candidate on one public case, in a measurement slot."""
+    kernel_id: str
+    candidate: Candidate
+    flagset: str | None
+    case: Case
+    policy: Policy
+    slots: Slots
+
+
+@attrs.frozen
 class BaselineJob:
     kernel_id: str
     cases: tuple[Case, ...]
@@ -93,3 +104,15 @@ def run_baseline(job: BaselineJob) -> dict:
     m = measure_baseline(kernel, list(job.cases), _toolchains(), job.policy, slot=job.slots.acquire)
     return m.document()
 
+
+
+def run_profile(job: ProfileWork) -> tuple[dict | None, str]:
+    """(the profile, "") or (None, why this machine cannot profile)."""
+    from hpcab.profile import ProfileUnavailable, profile
+    kernel = _corpus().get(job.kernel_id)
+    with job.slots.acquire() as cpus:       # its calls run where graded calls run: never beside one
+        try:
+            return profile(kernel, job.candidate, _toolchains(), job.case, job.flagset,
+                           attrs.evolve(job.policy, cpus=tuple(cpus))), ""
+        except ProfileUnavailable as exc:
+            return None, str(exc)

@@ -64,10 +64,10 @@ def worker_tokens(arm: Arm, run: Path) -> Path:
     corpus = load_corpus()
     tasks = sum(len(corpus.select(leg)) for leg in arm.legs)
     per_task = arm.budgets.get("submissions", 1)
-    scores = arm.budgets.get("scores")
+    scores, profiles = arm.budgets.get("scores"), arm.budgets.get("profiles")
     names = [f"worker-{w}" for w in range(arm.role("agent").count)]
     tokens = issue_tokens(names, per_task * tasks, run / "secrets" / "tokens.json",
-                          None if scores is None else scores * tasks)
+                          None if scores is None else scores * tasks, None if profiles is None else profiles * tasks)
     for name, token in tokens.items():
         fd = os.open(run / "secrets" / f"{name}.token", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:

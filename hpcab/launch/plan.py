@@ -86,7 +86,7 @@ def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0, images: dict | No
         default = py + ["agent", arm.optimizer, "--kernels", ",".join(share), "--judge", "{judge_url}",
                         "--rank", "{judge_rank}", "--token-file", str(run / "secrets" / f"worker-{w}.token"),
                         "--out", str(agents_dir / f"worker-{w}"), "--no-progress"]
-        for key, flag in (("submissions", "--submissions"), ("scores", "--scores"),
+        for key, flag in (("submissions", "--submissions"), ("scores", "--scores"), ("profiles", "--profiles"),
                           ("wall_seconds", "--wall-seconds"), ("tokens", "--tokens")):
             if key in arm.budgets:
                 default += [flag, str(arm.budgets[key])]

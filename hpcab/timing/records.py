@@ -154,6 +154,42 @@ class RunResult:
 
 
 @attrs.frozen
+class ProfileJob:
+    """One profile (hpcab/profile.py): the candidate alone on one public case, its runner
+    started under `wrap` (perf record) inside its sandbox, called until `seconds` of calls
+    or `calls` calls. Nothing is checked or timed for a grade."""
+    kernel_dir: Path = attrs.field(validator=_is(Path))
+    corpus_root: Path = attrs.field(validator=_is(Path))
+    case: Case = attrs.field(validator=_is(Case))
+    target: Target = attrs.field(validator=_is(Target))
+    harness: Path | None
+    harness_ffi: Path | None
+    env: dict[str, str]
+    policy: Policy = attrs.field(validator=_is(Policy))
+    nproc: int = attrs.field(validator=_is(int))
+    wrap: tuple[str, ...] = attrs.field(converter=tuple)
+    out_dir: Path = attrs.field(validator=_is(Path))      # bound writable: where wrap writes
+    seconds: float = 1.0
+    calls: int = 10_000
+
+
+@attrs.frozen
+class ProfileRun:
+    """What a profile's calls did, seen from the trusted side: each call's window on the
+    monotonic clock (perf's samples are kept only inside one), their wall and CPU time, and
+    the software counters of the candidate's threads summed over the calls."""
+    status: str = attrs.field(validator=attrs.validators.in_(STATUSES))
+    message: str = ""
+    calls: int = 0                                  # completed calls
+    windows_ns: tuple[tuple[int, int], ...] = ()    # theirs, and the one that crashed or hung
+    cpu_ns: int | None = None
+    counters: dict[str, int] = attrs.field(factory=dict)
+    stderr_tail: str = ""
+    failed_phase: str = ""
+    wall_seconds: float = 0.0
+
+
+@attrs.frozen
 class DriverFailure:
     """The driver's own failure (the judge's, never graded as the candidate's)."""
     message: str

@@ -28,7 +28,8 @@ from hpcab.case import Case
 from hpcab.kernel import Kernel
 from hpcab.paths import cache_dir
 from hpcab.timing.policy import Policy, pinned
-from hpcab.timing.records import DriverFailure, Job, RunResult, Target, read_frame, write_frame
+from hpcab.timing.records import (DriverFailure, Job, ProfileJob, ProfileRun, RunResult, Target, read_frame,
+                                  write_frame)
 from hpcab.timing.untrusted.harness import harness_ffi_module
 
 DRIVER_MODULE = "hpcab.timing.trusted.driver"
@@ -94,6 +95,19 @@ def run_case(kernel: Kernel, case: Case, targets: list[Target], harness: Path | 
         return own.run(job)
 
 
+def profile_case(kernel: Kernel, case: Case, target: Target, harness: Path | None, policy: Policy,
+                 wrap: tuple[str, ...], out_dir: Path, seconds: float, calls: int) -> ProfileRun:
+    """The candidate (target) alone on the case, its runner started under wrap inside its
+    sandbox (hpcab/timing/trusted/profile.py), in a measuring driver of its own."""
+    policy = pinned(policy)
+    job = ProfileJob(kernel_dir=kernel.directory.resolve(), corpus_root=Path(kernel.corpus_root), case=case,
+                     target=target, harness=harness, harness_ffi=harness_ffi_module() if harness else None,
+                     env=_runner_env(policy), policy=policy, nproc=process_limit(policy), wrap=wrap,
+                     out_dir=out_dir, seconds=seconds, calls=calls)
+    with Driver() as own:
+        return own.run(job)
+
+
 class Driver:
     """The trusted measuring driver (hpcab/timing/trusted/driver.py), a process of the
     judge's own that measures one session per job it is sent. A grade keeps one for all its
@@ -120,7 +134,7 @@ class Driver:
                                      stdout=subprocess.PIPE, stderr=self.err, preexec_fn=_limits(),
                                      start_new_session=True, env=env)
 
-    def run(self, job: Job) -> RunResult:
+    def run(self, job: Job | ProfileJob) -> RunResult | ProfileRun:
         started = time.monotonic()
         if job.policy.sandbox == "bubblewrap":
             sandbox.require()        # a judge-side problem, never the candidate's: raise, do not grade
@@ -143,9 +157,10 @@ class Driver:
         if isinstance(result, DriverFailure):
             self.close()
             raise RuntimeError(f"the measuring driver failed: {result.message}\n{result.traceback}")
-        if not isinstance(result, RunResult):
+        want = ProfileRun if isinstance(job, ProfileJob) else RunResult
+        if not isinstance(result, want):
             self.close()
-            raise RuntimeError(f"the measuring driver answered a {type(result).__name__}, expected a RunResult")
+            raise RuntimeError(f"the measuring driver answered a {type(result).__name__}, expected a {want.__name__}")
         return attrs.evolve(result, wall_seconds=time.monotonic() - started)
 
     def _stderr_tail(self) -> str:
