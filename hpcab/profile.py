@@ -37,6 +37,7 @@ from hpcab.kernel import Kernel
 from hpcab.timing.policy import Policy, pinned
 from hpcab.timing.records import Target
 from hpcab.timing.session import profile_case
+from hpcab.timing.trusted.profile import OUTPUT
 from hpcab.timing.untrusted.harness import build_harness
 from hpcab.toolchain import Toolchains
 
@@ -107,7 +108,8 @@ def _events(perf: str | None, sandbox: str) -> tuple[tuple[str, ...], tuple[str,
     all or ""), probed once per process by `perf stat` on /usr/bin/true where a profile runs."""
     if perf is None:
         named = os.environ.get(PERF_ENV)
-        return (), HARDWARE, (f"{PERF_ENV}={named!r} is not an executable file" if named is not None
+        return (), HARDWARE, (f"{PERF_ENV}={named!r} is not an executable file, so there is no perf to profile "
+                              f"with" if named is not None
                               else "perf (Linux perf) is not installed on the judge's machine")
     try:
         proc = _perf(["stat", "-x,", "-e", ",".join((SAMPLED,) + HARDWARE), "--", "/usr/bin/true"], sandbox,
@@ -223,14 +225,14 @@ def profile(kernel: Kernel, candidate: Candidate, toolchains: Toolchains, case: 
         doc["message"] = "the candidate did not compile (see diagnostics)"
         return doc
     harness = build_harness(kernel, toolchains).library if target_kind(candidate.language) == "c" else None
-    out_dir = Path(tempfile.mkdtemp(prefix="hpcab-perf-"))
+    out_dir = Path(tempfile.mkdtemp(prefix="hpcab-perf-"))     # the judge's: the candidate never sees it
     try:
         os.chmod(out_dir, 0o755)
         data = out_dir / "perf.data"
         wrap = (perf, "record", "-N", "-k", "CLOCK_MONOTONIC", "-F", str(FREQUENCY_HZ),
-                "-e", ",".join((SAMPLED,) + have), "--max-size", MAX_DATA, "-o", str(data), "--")
+                "-e", ",".join((SAMPLED,) + have), "--max-size", MAX_DATA, "-o", OUTPUT, "--")
         target = Target("candidate", target_kind(candidate.language), built.library)
-        run = profile_case(kernel, case, target, harness, policy, wrap, out_dir, seconds, MAX_CALLS)
+        run = profile_case(kernel, case, target, harness, policy, wrap, data, seconds, MAX_CALLS)
         windows = sorted(run.windows_ns)
         doc.update(status=run.status, message=run.message, stderr=_own_output(run.stderr_tail),
                    calls=run.calls)

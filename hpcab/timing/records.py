@@ -167,8 +167,10 @@ class ProfileJob:
     env: dict[str, str]
     policy: Policy = attrs.field(validator=_is(Policy))
     nproc: int = attrs.field(validator=_is(int))
+    # The command the runner starts under; OUTPUT in it becomes the file it may write (a
+    # memfd of the driver's: no folder of the machine is ever writable to the candidate).
     wrap: tuple[str, ...] = attrs.field(converter=tuple)
-    out_dir: Path = attrs.field(validator=_is(Path))      # bound writable: where wrap writes
+    out: Path = attrs.field(validator=_is(Path))      # where the driver copies that file, after
     seconds: float = 1.0
     calls: int = 10_000
 

@@ -96,14 +96,14 @@ def run_case(kernel: Kernel, case: Case, targets: list[Target], harness: Path | 
 
 
 def profile_case(kernel: Kernel, case: Case, target: Target, harness: Path | None, policy: Policy,
-                 wrap: tuple[str, ...], out_dir: Path, seconds: float, calls: int) -> ProfileRun:
+                 wrap: tuple[str, ...], out: Path, seconds: float, calls: int) -> ProfileRun:
     """The candidate (target) alone on the case, its runner started under wrap inside its
     sandbox (hpcab/timing/trusted/profile.py), in a measuring driver of its own."""
     policy = pinned(policy)
     job = ProfileJob(kernel_dir=kernel.directory.resolve(), corpus_root=Path(kernel.corpus_root), case=case,
                      target=target, harness=harness, harness_ffi=harness_ffi_module() if harness else None,
                      env=_runner_env(policy), policy=policy, nproc=process_limit(policy), wrap=wrap,
-                     out_dir=out_dir, seconds=seconds, calls=calls)
+                     out=out, seconds=seconds, calls=calls)
     with Driver() as own:
         return own.run(job)
 

@@ -99,11 +99,11 @@ class Runner(Frozen):
     """One target's process, as the driver sees it: its buffer, its pipes, its clock."""
 
     def __init__(self, target: Target, kernel, sizes: dict, entries: list[dict], job: Job, workdir: Path,
-                 group: freezer.Group | None, fill=None, wrap: tuple[str, ...] = (), writable: Path | None = None):
+                 group: freezer.Group | None, fill=None, wrap: tuple[str, ...] = (), fds: tuple[int, ...] = ()):
         """fill(buffers): what the buffer must hold before the process starts (it may read
         it while it loads: numba compiles on it). wrap: a command the runner is started
         under, inside its sandbox (a profile's perf record: hpcab/timing/trusted/profile.py);
-        writable: a folder bound writable into the sandbox (where that command writes)."""
+        fds: descriptors it inherits besides the runner's own (where that command writes)."""
         self.name, self.kind = target.name, target.kind
         self.optional, self.trusted = target.optional, target.trusted
         self.group = group
@@ -140,12 +140,11 @@ class Runner(Frozen):
             if self.kind != "c":
                 binds.append(kernel.directory.resolve())
             sandbox.ensure_readable(binds)
-            argv = sandbox.command(argv, binds=[sandbox.Bind(p, p) for p in binds] + (
-                [sandbox.Bind(writable, writable, writable=True)] if writable is not None else []),
-                env=env, cwd="/tmp", processes=job.nproc)
+            argv = sandbox.command(argv, binds=[sandbox.Bind(p, p) for p in binds], env=env, cwd="/tmp",
+                                   processes=job.nproc)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=self.stderr, stderr=self.stderr,
                                      env=env, cwd="/tmp" if not sandboxed else None,
-                                     pass_fds=(fd, go_r, done_w), preexec_fn=limits(job, sandboxed, group),
+                                     pass_fds=(fd, go_r, done_w, *fds), preexec_fn=limits(job, sandboxed, group),
                                      start_new_session=True)
         if group is not None:
             group.started(self.proc.pid)

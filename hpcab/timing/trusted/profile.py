@@ -19,12 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from hpcab import freezer, sandbox
+from hpcab import freezer
 from hpcab.timing.records import ProfileJob, ProfileRun
 from hpcab.timing.trusted.driver import Session
 from hpcab.timing.trusted.process import Runner, Stop, group_cpus
 from hpcab.timing.wire import QUIT
 
+OUTPUT = "OUTPUT"            # in ProfileJob.wrap: the path of the file perf writes
 PERF_EXIT_S = 10.0          # perf writes its file after the runner quits
 NOT_THE_CANDIDATE = ("perf", "bwrap", "setpriv")     # the group's processes that are the judge's tools
 
@@ -48,6 +49,19 @@ def _proc_counters(pids: list[int]) -> dict[str, int]:
         except (OSError, ValueError, IndexError):
             continue              # it exited meanwhile
     return out
+
+
+def _copy_out(fd: int, path: Path) -> None:
+    """perf's file, from its memfd to the judge's own file (never where the candidate was)."""
+    try:
+        size = os.fstat(fd).st_size
+        if size:
+            with open(path, "wb") as f:
+                os.lseek(fd, 0, os.SEEK_SET)
+                while chunk := os.read(fd, 1 << 20):
+                    f.write(chunk)
+    finally:
+        os.close(fd)
 
 
 def _finish(r: Runner, group: freezer.Group, hung: bool) -> None:
@@ -92,10 +106,14 @@ def profile(job: ProfileJob) -> ProfileRun:
     counters: dict[str, int] = {}
     r: Runner | None = None
     status, message, phase = "ok", "", ""
-    sandbox.give([job.out_dir])          # perf, as the sandbox's user, writes there
+    # perf's file: a memfd, inherited, reopened by its /proc path inside the sandbox. Its pages
+    # count against the candidate's memory, its size against its file-size limit; the
+    # candidate can write it too, which spoils its own profile and nothing else.
+    data = os.memfd_create("hpcab-perf-data", 0)
+    wrap = tuple(f"/proc/self/fd/{data}" if a == OUTPUT else a for a in job.wrap)
     try:
         r = Runner(job.target, session.kernel, session.sizes, session.entries, job, workdir, group,
-                   lambda buf: session._fill(buf, True), wrap=job.wrap, writable=job.out_dir)
+                   lambda buf: session._fill(buf, True), wrap=wrap, fds=(data,))
         if pol.cpus:
             os.sched_setaffinity(0, set(pol.cpus))
         r.ready(min(deadline, time.monotonic() + pol.timeout_seconds))
@@ -126,9 +144,9 @@ def profile(job: ProfileJob) -> ProfileRun:
             r.close()
         else:
             group.close()
-        sandbox.reclaim([job.out_dir], recursive=True)     # the judge's again, before it is read
         for f in workdir.iterdir():
             f.unlink()
         workdir.rmdir()
+        _copy_out(data, job.out)
     return ProfileRun(status, message, calls, tuple(windows), cpu if group.cpu_accounting else None, counters, tail,
                       phase, time.monotonic() - started)
