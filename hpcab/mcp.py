@@ -2,9 +2,9 @@
 
 An external coding agent (an MCP client) starts `hpcab mcp --judge URL` as a child process
 (stdio), or reaches `hpcab mcp --judge URL --http HOST:PORT` over the streamable HTTP
-transport (endpoint /mcp), and calls six tools: list_kernels, get_task, score, submit,
-get_grade, compile; the skill pages are its resources (skill://<name>). The SDK's MCPServer does the framing, the version negotiation (the initialize
-handshake up to 2025-11-25, and 2026-07-28's server/discover), progress and cancellation;
+transport (endpoint /mcp), and calls seven tools: list_kernels, get_task, score, submit,
+get_grade, compile, profile; the skill pages are its resources (skill://<name>). The SDK's
+MCPServer does the framing, the version negotiation (the initialize handshake up to 2025-11-25, and 2026-07-28's server/discover), progress and cancellation;
 this module holds the tools, their argument checks and their summaries (docs/judge_api.md).
 
     server = make_server(JudgeClient(url, token, rank), judge_name="the judge at http://...")
@@ -53,7 +53,9 @@ A build error or a wrong answer is a normal result with correct: false; read its
 build_diagnostics. get_grade fetches a submitted grade again by its id. Source can be given as \
 text (source) or as a file path on this machine (path). Where the task's goal says POST /score \
 and POST /submit, use the score and submit tools. compile answers the compiler's optimisation report \
-(vectorised and refused loops, by line) without running anything or spending budget. Skill pages \
+(vectorised and refused loops, by line) without running anything or spending budget; profile runs a \
+candidate on a public case under perf and answers where its time goes (hot functions and source lines; one \
+profile from the budget). Skill pages \
 (know-how for this benchmark) are resources skill://<name>: resources/list names and describes them."""
 
 
@@ -72,6 +74,8 @@ class Judge(Protocol):
     def grade(self, grade_id: str) -> dict: ...
     def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
                 label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict: ...
+    def profile(self, kernel: str, source: str, language: str, flagset: str | None = None,
+                label: str | None = None, compiler: str | None = None, preset: str | None = None) -> dict: ...
 
 
 
@@ -189,6 +193,13 @@ def _specs(judge: Judge) -> list[ToolSpec]:
                             disassemble=args.get("disassemble") is True)
         return report_summary(doc, label or "the source"), doc
 
+    def profile(args: dict) -> tuple[str, dict]:
+        from hpcab.profile import profile_summary
+        source, language, label = _source(args)
+        doc = judge.profile(args["kernel"], source, language, flagset=args.get("flagset"), label=label,
+                            preset=args.get("preset"))
+        return profile_summary(doc, label or "the source"), doc
+
     def get_grade(args: dict) -> tuple[str, dict]:
         doc = judge.grade(args["grade_id"])
         return _grade_summary(doc, "grade"), doc
@@ -227,6 +238,17 @@ def _specs(judge: Judge) -> list[ToolSpec]:
                  dict(source_args, disassemble={"type": "boolean", "default": False,
                                                 "description": "Also return the kernel's disassembly (objdump)."}),
                  ("kernel",), compile_report, one_of=("source", "path")),
+        ToolSpec("profile", "Profile a candidate (public case)",
+                 "Build the candidate as score would (plus line tables) and run it alone on one public case under "
+                 "perf, in the same sandbox and limits as a graded run: the hot functions and their share of the "
+                 "samples taken inside its calls, the hot lines of its own source, the split across threads, the "
+                 "software counters (page faults, context switches) and, where the machine has them, hardware "
+                 "counters (cycles, instructions, IPC, cache and branch misses). Not a grade: no answer is checked. "
+                 "Costs one profile from the budget. Give the code as source (text) or path (a file); exactly one.",
+                 dict(source_args, preset={"type": "string", "minLength": 1,
+                                           "description": "Which public case (a preset the task's public_cases "
+                                                          "name); default: the largest."}),
+                 ("kernel",), profile, read_only=False, idempotent=False, one_of=("source", "path")),
         ToolSpec("submit", "Submit a candidate (final, recorded)",
                  "Submit the candidate as the final answer for this kernel: graded on the public and the hidden cases "
                  "(a hidden case shows only its status: no sizes, seed, errors or times; an edge-shape case checks odd "
@@ -273,7 +295,8 @@ def _task_summary(doc: dict) -> str:
         return f"{budget.get(kind + '_used', '?')} of {'unlimited' if limit is None else limit} used"
     return (f"task {doc.get('name')} ({doc.get('kernel')}) in {doc.get('language')}: implement the prototype; "
             f"{len(doc.get('public_cases') or [])} public case(s), {doc.get('hidden_cases')} hidden; baseline "
-            f"{doc.get('baseline')}; budget: submissions {used('submissions')}, scores {used('scores')}")
+            f"{doc.get('baseline')}; budget: submissions {used('submissions')}, scores {used('scores')}, "
+            f"profiles {used('profiles')}")
 
 
 def _grade_summary(doc: dict, what: str) -> str:

@@ -20,7 +20,7 @@ from mcp import Client, StdioServerParameters
 import hpcab
 from tests.conftest import CANDIDATES, EXAMPLES, ROOT, wait_for
 
-TOOLS = {"list_kernels", "get_task", "score", "submit", "get_grade", "compile"}
+TOOLS = {"list_kernels", "get_task", "score", "submit", "get_grade", "compile", "profile"}
 GEMM_C = (EXAMPLES / "gemm.c").read_text()
 NEWEST = mcp_types.version.LATEST_MODERN_VERSION       # 2026-07-28 in mcp 2.3
 # (mode given to mcp.Client, the revision the session must speak)
@@ -133,6 +133,18 @@ def test_a_full_round_against_a_real_judge(start_judge, tmp_path, monkeypatch, m
             assert tools["compile"].annotations.read_only_hint is True
             result = await c.call_tool("compile", {"kernel": "gemm", "source": GEMM_C, "disassemble": "yes"})
             assert result.is_error is True and "'disassemble' must be true or false" in result.content[0].text
+
+            # the profile (where perf can sample): the kernel's function and its hot line, by path
+            from hpcab.profile import available
+            if available()[0]:
+                result = await c.call_tool("profile", {"kernel": "gemm", "path": str(EXAMPLES / "gemm.c")})
+                prof = document(result)
+                assert result.is_error is False and prof["status"] == "ok", result.content[0].text[:300]
+                assert prof["functions"][0]["function"] == "gemm" and prof["lines"][0]["source"]
+                assert summary(result).startswith("profile of gemm.c (gemm): ok") and "hottest function gemm" in \
+                    summary(result)
+            result = await c.call_tool("profile", {"kernel": "gemm", "source": GEMM_C, "preset": 3})
+            assert result.is_error is True and "'preset' must be a string" in result.content[0].text
 
             # the skill pages are resources
             resources = {str(r.uri): r for r in (await c.list_resources()).resources}

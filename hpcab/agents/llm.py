@@ -4,8 +4,10 @@
     hpcab agent llm --model https://api.anthropic.com --model-name claude-... --option api=anthropic
 
 The model gets a prompt assembled from the fragments in hpcab/agents/prompts/ (see
-docs/prompts.md) and five tools: read_task, write_file, read_file (inside the task's
-workdir only), score (the judge's public cases) and submit (the final answer). Each turn
+docs/prompts.md) and its tools: read_task, write_file, read_file (inside the task's
+workdir only), and the judge's that its arm gives it (option tools): score (the public
+cases), compile (the compiler's report), profile (perf on a public case), submit (the final
+answer), read_skill (a skill page, with option skills). Each turn
 the agent calls the model, runs the tool calls it asked for and sends back the results,
 until the model submits a correct file, max_turns is reached, or the model twice answers
 without a tool call (it is nudged once). A task that ends without a correct submission
@@ -42,6 +44,14 @@ Options (`--option key=value`; strings are converted; a bad value is a usage err
     transcript      true: write the conversation to <workdir>/llm-transcript.json at the end
     skills          none (default), all, or NAME,NAME,...: the judge's skill pages (GET /skills) whose
                     names and descriptions the system prompt lists; the tool read_skill reads one
+    tools           all (default) or NAME,NAME,...: the judge's tools given, among score, compile,
+                    profile, submit (always) and read_skill (only with skills); the prompt
+                    describes those given and no other
+    prompt          default, or a variant of hpcab/agents/prompts/variants/ (terse, engineer):
+                    fragments that replace the default's of the same name
+    hints           0 (default) to 3: the rungs of the judge's hints ladder (GET /task, field
+                    hints: the kernel's class, what it isolates or its roofline bound, a worked
+                    transformation) shown after the task
     list_files      false: read_file's path is one of the working folder's files, score's and
                     submit's one of its sources in a language the judge takes (an enum in the tool
                     schemas, which then change when a file is written: that restarts a prompt cache). For servers that decode under the schema (llama.cpp,
@@ -58,7 +68,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from hpcab.agents.base import Agent, BudgetExhausted, Session, Task, speedup_of
-from hpcab.agents.llm_prompts import FRAGMENTS, LANGUAGES, prompt_name, render_prompts, summarize_grade
+from hpcab.agents.llm_prompts import (DEFAULT_VARIANT, FRAGMENTS, JUDGE_TOOLS, LANGUAGES, prompt_name,
+                                     render_prompts, summarize_grade, variants)
 from hpcab.agents.llm_providers import (DEFAULT_RETRIES, INITIAL_BACKOFF, MAX_TOKENS_FIELDS, TOOL_CHOICES,
                                         ModelError, ToolCall, ToolResult, make_provider, url_problem)
 from hpcab.build import language_of
@@ -78,8 +89,12 @@ OPTIONS: dict[str, tuple[type, Any]] = {
     "keep_going": (bool, False), "submit_best": (bool, True), "prompts_dir": (str, ""),
     "max_file_bytes": (int, 262144), "prompt_cache": (bool, True), "max_tokens_field": (str, "max_tokens"),
     "tool_choice": (str, "auto"), "transcript": (bool, True), "list_files": (bool, False),
-    "skills": (str, "none"),
+    "skills": (str, "none"), "tools": (str, "all"), "prompt": (str, DEFAULT_VARIANT), "hints": (int, 0),
 }
+# The judge's tools an arm may give or withhold (option tools); read_task, write_file and
+# read_file are the agent's own working folder, always there.
+GIVEN_TOOLS = JUDGE_TOOLS + ("read_skill",)
+PROFILE_LINES = 15         # a profile tool answer's functions and lines at most
 # The options whose value is one of a few words.
 CHOICES: dict[str, tuple[str, ...]] = {"api": ("openai", "anthropic"), "tool_choice": TOOL_CHOICES,
                                        "max_tokens_field": MAX_TOKENS_FIELDS}
@@ -107,6 +122,11 @@ TOOLS: list[dict] = [
      "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET,
                                                      "disassemble": {"type": "boolean", "default": False}},
                     "required": ["path"], "additionalProperties": False}},
+    {"name": "profile", "description": "Run the file alone on a public case under a sampling profiler (costs one "
+                                       "profile): the hot functions and the hot lines of your source with their "
+                                       "share of the time, the threads, and the machine's counters.",
+     "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET}, "required": ["path"],
+                    "additionalProperties": False}},
     {"name": "submit", "description": "Submit the file as the FINAL answer: graded on the public and hidden "
                                       "cases and recorded.",
      "parameters": {"type": "object", "properties": {"path": _PATH, "flagset": _FLAGSET}, "required": ["path"],
@@ -260,9 +280,33 @@ def parse_options(options: dict) -> dict:
     if cfg["skills"].strip() not in ("none", ""):
         from hpcab.skills import load_skills, select_skills
         select_skills(load_skills(), cfg["skills"])      # an unknown name: a usage error before any work
+    cfg["tool_names"] = given_tools(cfg["tools"], cfg["skills"])
+    if cfg["prompt"] not in variants():
+        raise InputError("agent llm", "prompt", f"expected one of the prompt variants {', '.join(variants())} "
+                                                f"(hpcab/agents/prompts/variants/), got {cfg['prompt']!r}")
+    if not 0 <= cfg["hints"] <= 3:
+        raise InputError("agent llm", "hints", f"expected 0 (none) to 3 (class, bound, worked transformation), "
+                                               f"got {cfg['hints']}")
     if cfg["prompts_dir"] and not Path(cfg["prompts_dir"]).is_dir():
         raise InputError("agent llm", "prompts_dir", f"{cfg['prompts_dir']} is not a folder")
     return cfg
+
+
+def given_tools(value: str, skills: str) -> tuple[str, ...]:
+    """The option tools (all, or names separated by commas) as the judge's tools given, in
+    GIVEN_TOOLS' order; submit is always among them (a task ends in a submission), and
+    read_skill only with skills to read."""
+    names = GIVEN_TOOLS if value.strip() == "all" else tuple(n.strip() for n in value.split(",") if n.strip())
+    unknown = sorted(set(names) - set(GIVEN_TOOLS))
+    if unknown:
+        raise InputError("agent llm", "tools", f"unknown tool(s) {', '.join(unknown)}; expected all or names among "
+                                               f"{', '.join(GIVEN_TOOLS)}")
+    if "submit" not in names:
+        raise InputError("agent llm", "tools", "must include submit: a task ends in a submission")
+    no_skills = skills.strip() in ("none", "")
+    if "read_skill" in names and no_skills and value.strip() != "all":
+        raise InputError("agent llm", "tools", "read_skill is given only with skills to read (option skills)")
+    return tuple(t for t in GIVEN_TOOLS if t in names and not (t == "read_skill" and no_skills))
 
 
 # ---- the tools -------------------------------------------------------------------------
@@ -272,6 +316,7 @@ class _Toolbox:
                  skills: list[dict] | None = None):
         self.task, self.session, self.doc, self.task_text, self.cfg = task, session, doc, task_text, cfg
         self.skills = [s["name"] for s in skills or []]
+        self.given = cfg.get("tool_names") or GIVEN_TOOLS
         self.workdir = Path(task.workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.best: dict | None = None           # the best correct score: path, source, language, flagset, speedup
@@ -288,15 +333,16 @@ class _Toolbox:
         files = sorted(p.relative_to(self.workdir).as_posix() for p in self.workdir.rglob("*")
                        if p.is_file() and p.name != TRANSCRIPT) if self.cfg["list_files"] else []
         sources = [f for f in files if self._language(self.workdir / f) is not None]
-        tools = copy.deepcopy(TOOLS)
+        tools = [t for t in copy.deepcopy(TOOLS) if t["name"] not in JUDGE_TOOLS or t["name"] in self.given]
         for tool in tools:
             properties = tool["parameters"]["properties"]
             if "flagset" in properties and flagsets:       # new dicts: the tools share _PATH and _FLAGSET
                 properties["flagset"] = dict(properties["flagset"], enum=flagsets)
-            allowed = {"read_file": files, "score": sources, "compile": sources, "submit": sources}.get(tool["name"])
+            allowed = {"read_file": files, "score": sources, "compile": sources, "profile": sources,
+                       "submit": sources}.get(tool["name"])
             if allowed:
                 properties["path"] = dict(properties["path"], enum=allowed)
-        if self.skills:
+        if self.skills and "read_skill" in self.given:
             tool = copy.deepcopy(SKILL_TOOL)
             tool["parameters"]["properties"]["name"]["enum"] = list(self.skills)
             tools.append(tool)
@@ -316,7 +362,8 @@ class _Toolbox:
         try:
             if self.finished:
                 raise ToolError("not run: the task ended with the submission made earlier in this turn")
-            offered = [t["name"] for t in TOOLS] + (["read_skill"] if self.skills else [])
+            offered = [t["name"] for t in TOOLS if t["name"] not in JUDGE_TOOLS or t["name"] in self.given] + (
+                ["read_skill"] if self.skills and "read_skill" in self.given else [])
             if call.name not in offered:
                 raise ToolError(f"unknown tool {call.name!r}; the tools are {', '.join(offered)}")
             if call.arguments is None:
@@ -431,6 +478,19 @@ class _Toolbox:
                 raise ToolError(f"the judge refused the request: {exc.message}") from None
             raise
         return report_text(doc, str(path), REPORT_REMARKS)
+
+    def tool_profile(self, path: Any, flagset: Any = None) -> str:
+        from hpcab.profile import profile_text
+        source, language = self._source(path, flagset)
+        try:
+            doc = self.session.profile(source, language, flagset, label=str(path))
+        except BudgetExhausted as exc:
+            raise ToolError(f"not profiled: {exc}") from None
+        except JudgeError as exc:
+            if exc.status is not None and 400 <= exc.status < 500:
+                raise ToolError(f"the judge refused the request: {exc.message}") from None
+            raise
+        return profile_text(doc, str(path), PROFILE_LINES)
 
     def tool_read_skill(self, name: Any) -> str:
         if not isinstance(name, str) or name not in self.skills:

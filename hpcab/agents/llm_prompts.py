@@ -11,23 +11,38 @@ from typing import Any
 
 from hpcab.agents.base import Session
 from hpcab.errors import InputError
+from hpcab.hints import hints_text
 
 LANGUAGES = {"c": ("C", ".c"), "cpp": ("C++", ".cpp"), "fortran": ("Fortran", ".f90")}
 FRAGMENTS = ("system.md", "abi.md", "lang_c.md", "lang_cpp.md", "lang_fortran.md", "tools.md", "skills.md", "task.md",
              "nudge.md")
 
 
-def fragment(name: str, prompts_dir: str | Path | None = None) -> str:
+FRAGMENTS += ("tool_score.md", "tool_compile.md", "tool_profile.md", "tool_submit.md", "hints.md")
+JUDGE_TOOLS = ("score", "compile", "profile", "submit")     # each described by its fragment tool_<name>.md
+DEFAULT_VARIANT = "default"
+
+
+def variants() -> list[str]:
+    """The packaged prompt variants: hpcab/agents/prompts/variants/<name>/, beside the default."""
+    root = resources.files("hpcab.agents").joinpath("prompts", "variants")
+    return [DEFAULT_VARIANT] + sorted(p.name for p in root.iterdir() if p.is_dir())
+
+
+def fragment(name: str, prompts_dir: str | Path | None = None, variant: str = DEFAULT_VARIANT) -> str:
     """A prompt fragment's text: prompts_dir's file of that name if there is one, else the
-    packaged one."""
+    variant's, else the packaged default."""
     if prompts_dir and (Path(prompts_dir) / name).is_file():
         return (Path(prompts_dir) / name).read_text()
-    return resources.files("hpcab.agents").joinpath("prompts", name).read_text()
+    packaged = resources.files("hpcab.agents").joinpath("prompts")
+    if variant != DEFAULT_VARIANT and packaged.joinpath("variants", variant, name).is_file():
+        return packaged.joinpath("variants", variant, name).read_text()
+    return packaged.joinpath(name).read_text()
 
 
-def render(name: str, fields: dict, prompts_dir: str | Path | None = None) -> str:
+def render(name: str, fields: dict, prompts_dir: str | Path | None = None, variant: str = DEFAULT_VARIANT) -> str:
     try:
-        return string.Template(fragment(name, prompts_dir)).substitute(fields).strip()
+        return string.Template(fragment(name, prompts_dir, variant)).substitute(fields).strip()
     except KeyError as exc:
         raise InputError(f"prompt fragment {name}", str(exc.args[0]),
                          f"unknown field; the fields are {', '.join(sorted(fields))} (write $$ for a $)") from None
@@ -48,6 +63,8 @@ def prompt_fields(doc: dict, session: Session | None, cfg: dict) -> dict:
     judge_budget = doc.get("budget") or {}
     budget = [f"- submissions: {_left(left.get('submissions'), judge_budget, 'submissions')}",
               f"- scores: {_left(left.get('scores'), judge_budget, 'scores')}",
+              *([f"- profiles: {_left(left.get('profiles'), judge_budget, 'profiles')}"]
+                if "profile" in (cfg.get("tool_names") or JUDGE_TOOLS) else []),
               f"- model turns: {cfg['max_turns']}"]
     if left.get("tokens") is not None:
         budget.append(f"- tokens (prompt + completion, all turns): {left['tokens']}")
@@ -87,11 +104,17 @@ def render_prompts(doc: dict, session: Session | None, cfg: dict,
     skills (each a name and a description), skills.md lists them after the tools."""
     fields = prompt_fields(doc, session, cfg)
     fields["skills"] = "\n".join(f"- `{s['name']}`: {s['description']}" for s in skills or []) or "(none)"
-    d = cfg.get("prompts_dir") or None
-    system = "\n\n".join(render(n, fields, d) for n in
+    d, variant = cfg.get("prompts_dir") or None, cfg.get("prompt") or DEFAULT_VARIANT
+    tools = cfg.get("tool_names") or JUDGE_TOOLS
+    fields["judge_tools"] = "\n".join(render(f"tool_{t}.md", fields, d, variant) for t in JUDGE_TOOLS if t in tools)
+    fields["hints"] = hints_text(doc.get("hints") or [], cfg.get("hints", 0))
+    system = "\n\n".join(render(n, fields, d, variant) for n in
                          ("system.md", "abi.md", f"lang_{cfg['language']}.md", "tools.md")
                          + (("skills.md",) if skills else ()))
-    return system, render("task.md", fields, d), render("nudge.md", fields, d)
+    task = render("task.md", fields, d, variant)
+    if fields["hints"]:
+        task += "\n\n" + render("hints.md", fields, d, variant)
+    return system, task, render("nudge.md", fields, d, variant)
 
 
 # ---- grades, for the model -----------------------------------------------------------

@@ -37,6 +37,7 @@ from hpcab.corpus import load_corpus
 from hpcab.environment import fingerprint
 from hpcab.errors import HpcabError, InputError
 from hpcab.gradedoc import grade_document
+from hpcab.hints import hint_ladder
 from hpcab.judge import worker
 from hpcab.judge.cases import hidden_cases, load_secret, public_cases
 from hpcab.judge.slots import Slots, default_lock_dir, parse_slots
@@ -304,12 +305,13 @@ class Judge:
                     if n not in NOT_FOR_SUBMISSIONS}
         base = baseline_name(k)
         hidden = len(hidden_cases(k, self.config.hidden_presets, self.secret))
+        public = public_cases(k, self.config.presets)
         return {
             "kernel": k.id, "name": k.name, "track": k.track, "dwarf": k.dwarf, "level": k.level,
             "description": k.description, "language": language, "prototype": show_abi(k, language),
             "reference_file": k.reference_path.name, "reference": k.reference_path.read_text(),
-            "public_cases": [{"label": c.label, "sizes": c.sizes, "seed": c.seed}
-                             for c in public_cases(k, self.config.presets)],
+            "public_cases": [{"label": c.label, "sizes": c.sizes, "seed": c.seed} for c in public],
+            "hints": hint_ladder(k, public[-1].sizes),
             "hidden_cases": hidden,
             "precision": k.precision,
             "tolerance": None if k.precision == "exact" else {"rtol": tol.rtol, "atol": tol.atol,
