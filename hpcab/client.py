@@ -111,12 +111,15 @@ class JudgeClient:
 
     def submit(self, kernel: str, source: str, language: str, flagset: str | None = None,
                label: str | None = None, compiler: str | None = None, submission_id: str | None = None,
-               usage: dict | None = None) -> dict:
-        """usage: the model calls made since the previous submission (docs/token_accounting.md)."""
+               usage: dict | None = None, given: dict | None = None) -> dict:
+        """usage: the model calls made since the previous submission (docs/token_accounting.md);
+        given: what the agent was given (its prompt, skills, tools, hints: docs/agent_tools.md)."""
         body = submission_body(kernel, source, language, flagset, label, compiler)
         body["submission_id"] = submission_id or uuid.uuid4().hex
         if usage is not None:
             body["usage"] = usage
+        if given:
+            body["given"] = given
         return self._request("POST", "/submit", body)
 
     def skills(self, name: str | None = None) -> dict:

@@ -6,6 +6,7 @@ little-endian int64 BLOB per case and target) and the environment fingerprint it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -223,6 +224,17 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX profiles_by_agent ON profiles(agent);
     """,
+    # 14: what the agent was given (a submission's `given`): the prompt text once per content,
+    # by its SHA-256; with each submission that hash and the rest (variant, skills, tools,
+    # hints) as JSON. NULL for submissions that did not say.
+    """
+    CREATE TABLE prompts (
+        sha256 TEXT PRIMARY KEY,
+        text TEXT NOT NULL
+    );
+    ALTER TABLE submissions ADD COLUMN prompt_sha256 TEXT REFERENCES prompts(sha256);
+    ALTER TABLE submissions ADD COLUMN given TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 # A case's row keeps these of its hpcab.timing.records.Diagnostics (migrations 8 and 10).
@@ -395,8 +407,14 @@ def add_submission(conn: sqlite3.Connection, row: dict, budget: int | None) -> b
                 return False
         usage = row.get("usage") or {}
         calls = usage.get("calls", [])
+        given = dict(row.get("given") or {})
+        text = given.pop("prompt_text", None)
+        if text is not None:
+            given["prompt_sha256"] = prompt_hash(text)
+            conn.execute("INSERT OR IGNORE INTO prompts (sha256, text) VALUES (?, ?)", (given["prompt_sha256"], text))
         _insert(conn, "submissions", {
-            **{k: v for k, v in row.items() if k != "usage"}, "state": "queued",
+            **{k: v for k, v in row.items() if k not in ("usage", "given")}, "state": "queued",
+            "prompt_sha256": given.get("prompt_sha256"), "given": json.dumps(given, sort_keys=True) if given else None,
             # Totals are summed here from the calls, not taken from the client's own totals.
             "model_calls": len(calls), "agent_wall_seconds": usage.get("wall_seconds"),
             **{f: sum(c[f] for c in calls) for f in ("prompt_tokens", "completion_tokens", "cached_tokens")}})
@@ -572,3 +590,8 @@ def forget_profile(conn: sqlite3.Connection, profile_id: str) -> None:
 
 def count_profiles(conn: sqlite3.Connection, agent: str) -> int:
     return conn.execute("SELECT COUNT(*) FROM profiles WHERE agent = ?", (agent,)).fetchone()[0]
+
+
+def prompt_hash(text: str) -> str:
+    """A prompt's address in the prompts table: the SHA-256 of its UTF-8 text, hex."""
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -133,6 +133,11 @@ def test_an_agent_that_raises_fails_the_launch(tmp_path):
     ({"optimizer": "llm"}, "model", "needs a model"),
     ({"budgets": {"submissions": 0}}, "budgets.submissions", ""),
     ({"colour": "blue"}, "colour", "unknown key 'colour'"),
+    ({"skills": "all"}, "skills", "the replay optimizer is given no skills"),
+    ({"optimizer": "llm", "model": {"name": "m", "url": "http://127.0.0.1:9/v1"}, "options": {"hints": 1},
+      "hints": 2}, "hints", "given twice"),
+    ({"tools": ["score", "debug"]}, "tools[1]", ""),
+    ({"hints": 4}, "hints", ""),
 ])
 def test_an_arm_with_a_bad_field_is_refused_naming_the_field(tmp_path, changes, field, message):
     arm = write_arm(tmp_path, **changes)
@@ -383,3 +388,53 @@ def test_the_check_refuses_a_selected_kernel_that_does_not_load(tmp_path, monkey
     assert problem.field == "kernels" and str(manifest) in problem.message and "provenance" in problem.message, \
         str(problem)
     assert check_roles(load_arm(write_arm(tmp_path, kernels="gemm"))) == {}    # outside the selection: served
+
+
+def test_two_llm_arms_that_differ_in_skills_alone_differ_in_what_the_agent_was_given_alone(tmp_path):
+    """The experiment users most want to repeat, end to end on local processes: the same llm
+    agent (a scripted model server) with skills none and all, launched side by side. Their
+    observations differ in the skills column and in the prompt (the hash of the text the
+    model received, which lists the skills) and in nothing else that describes the setup."""
+    from hpcab.experiments.extract import extract
+    from tests.fake_model import FakeModel, call, reply
+    gemm = (ROOT / "examples" / "gemm.c").read_text()
+    script = lambda: [reply(call("write_file", path="gemm.c", content=gemm), usage=(100, 10, 0)),
+                      reply(call("submit", path="gemm.c"), usage=(120, 5, 0))]
+    runs, procs = {}, {}
+    with FakeModel(script()) as bare, FakeModel(script()) as skilled:
+        for name, fake in (("bare", bare), ("skilled", skilled)):
+            folder = tmp_path / name
+            folder.mkdir()
+            arm = write_arm(folder, optimizer="llm", options={"max_turns": 4}, kernels="gemm",
+                            roles={"judge": {"count": 1, "args": ["--workers", "1", "--target-seconds", "0.05",
+                                                                  "--sessions", "2"]}, "agent": {"count": 1}},
+                            model={"name": "fake-model", "url": fake.url, "api": "openai"},
+                            skills="none" if name == "bare" else "all", tools=["score", "submit", "read_skill"],
+                            prompt="terse", hints=2, arm="llm")
+            env = dict(os.environ, HPCAB_SLOT_DIR=str(folder / "slots"))
+            procs[name] = subprocess.Popen([sys.executable, "-m", "hpcab.launch", "--arm", str(arm)], cwd=ROOT,
+                                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for name, proc in procs.items():
+            out, _ = proc.communicate(timeout=300)
+            assert proc.returncode == 0, out
+            [runs[name]] = list((tmp_path / name / "runs").iterdir())
+    assert bare.problems == [] and skilled.problems == []
+    # What the model was told: the skills (and read_skill) only where given; the rest alike.
+    bare_tools = {t["function"]["name"] for t in bare.requests[0]["tools"]}
+    skilled_tools = {t["function"]["name"] for t in skilled.requests[0]["tools"]}
+    assert skilled_tools - bare_tools == {"read_skill"} and "compile" not in bare_tools
+    assert "## Hints" in bare.requests[0]["messages"][1]["content"]
+    t = extract([str(runs["bare"]), str(runs["skilled"])]).table
+    assert t.height == 2 and t["correct"].to_list() == [True, True]
+    rows = {("skilled" if r["skills"] != "none" else "bare"): r for r in t.iter_rows(named=True)}
+    assert rows["bare"]["skills"] == "none" and rows["skilled"]["skills"] == "all"
+    assert rows["bare"]["tools"] == "score,submit" and rows["skilled"]["tools"] == "score,submit,read_skill"
+    assert len(rows["bare"]["prompt"]) == 64 and rows["bare"]["prompt"] != rows["skilled"]["prompt"]
+    setup = ("experiment", "arm", "optimizer", "model", "prompt_variant", "hints", "kernel", "language", "flagset",
+             "status", "correct", "model_calls", "prompt_tokens", "completion_tokens")
+    assert {c: rows["bare"][c] for c in setup} == {c: rows["skilled"][c] for c in setup}
+    assert (rows["bare"]["prompt_variant"], rows["bare"]["hints"]) == ("terse", 2)
+    # The prompt itself is in the judge's database, by its hash.
+    conn = sqlite3.connect(runs["skilled"] / "judge-0.db")
+    [(text,)] = conn.execute("SELECT text FROM prompts WHERE sha256 = ?", (rows["skilled"]["prompt"],)).fetchall()
+    assert "Skill pages" in text and "Wrong on any case scores nothing" in text

@@ -115,6 +115,73 @@ def test_the_compile_tool_answers_the_compilers_report_and_spends_no_score(start
     assert [e["ok"] for e in events(tmp_path, "compile")] == [True]
 
 
+def test_the_profile_tool_answers_where_the_time_goes_and_spends_a_profile(start_judge, tmp_path):
+    from hpcab.profile import available
+    if not available()[0]:
+        pytest.skip(f"no profiles on this machine: {available()[1]}")
+    judge = start_judge(*JUDGE_ARGS)
+    session = make_session(judge, tmp_path, Budget(submissions=1, profiles=1))
+    script = [reply(call("write_file", path="gemm.c", content=GEMM_C)),
+              reply(call("profile", path="gemm.c")),
+              reply(call("profile", path="gemm.c")),
+              reply(call("submit", path="gemm.c"))]
+    with FakeModel(script) as fake:
+        make_agent(fake).solve(session.task, session)
+    assert fake.problems == []
+    assert "`profile` {path, flagset?}" in fake.requests[0]["messages"][0]["content"]
+    assert "- profiles: 1" in fake.requests[0]["messages"][1]["content"]
+    answer = last_tool_results(fake.requests[2])[0]
+    assert "hot functions" in answer and "gemm  [candidate]" in answer and "c[j] += a * b[j];" in answer
+    assert "profile budget of 1 spent" in last_tool_results(fake.requests[3])[0]
+    assert session.profiles == 1 and session.scores == 0
+    assert [e["status"] for e in events(tmp_path, "profile")] == ["ok"]
+
+
+def test_an_arm_gives_only_the_tools_it_names_and_the_prompt_describes_no_other(start_judge, tmp_path):
+    judge = start_judge(*JUDGE_ARGS)
+    session = make_session(judge, tmp_path)
+    script = [reply(call("write_file", path="gemm.c", content=GEMM_C)),
+              reply(call("compile", path="gemm.c")),
+              reply(call("submit", path="gemm.c"))]
+    with FakeModel(script) as fake:
+        make_agent(fake, tools="score,submit").solve(session.task, session)
+    assert fake.problems == []
+    first = fake.requests[0]
+    assert {t["function"]["name"] for t in first["tools"]} == {"read_task", "write_file", "read_file", "score",
+                                                               "submit"}
+    system = first["messages"][0]["content"]
+    assert "`score` {path" in system and "`submit` {path" in system
+    assert "`compile`" not in system and "`profile`" not in system and "profiles:" not in \
+        first["messages"][1]["content"]
+    assert "unknown tool 'compile'" in last_tool_results(fake.requests[2])[0]
+    for tools, message in (("score", "must include submit"), ("score,submit,debug", "unknown tool")):
+        with pytest.raises(InputError, match=message):
+            LLMAgent(model_url="http://127.0.0.1:9/v1", model_name="m", tools=tools)
+    # read_skill without skills to read is left out, so arms with and without skills name the same tools.
+    assert parse_options({"model_url": "http://x", "model_name": "m", "tools": "submit,read_skill"})["tool_names"] \
+        == ("submit",)
+
+
+def test_prompt_variants_and_the_hints_ladder(start_judge):
+    doc = start_judge(*JUDGE_ARGS).client().task("gemm")
+    assert len(doc["hints"]) == 3 and "dense linear algebra" in doc["hints"][0]
+    assert "flop/byte" in doc["hints"][1] and doc["hints"][2].startswith("A transformation that fits")
+    options = {"model_url": "http://x", "model_name": "m"}
+    default, task, _ = render_prompts(doc, None, parse_options(options))
+    assert "## Hints" not in task and "Correctness comes first" in default
+    terse, task2, _ = render_prompts(doc, None, parse_options(dict(options, prompt="terse", hints="2")))
+    assert "Correctness comes first" not in terse and "Wrong on any case scores nothing" in terse
+    assert "The calling convention" in terse                          # the fragments it does not replace
+    assert "## Hints" in task2 and doc["hints"][0] in task2 and doc["hints"][1] in task2
+    assert doc["hints"][2] not in task2
+    _, task3, _ = render_prompts(doc, None, parse_options(dict(options, hints="3")))
+    assert doc["hints"][2] in task3
+    with pytest.raises(InputError, match="prompt variants default, engineer, terse"):
+        parse_options(dict(options, prompt="nonesuch"))
+    with pytest.raises(InputError, match="hints"):
+        parse_options(dict(options, hints="4"))
+
+
 def test_anthropic_round_maps_its_usage(start_judge, tmp_path, monkeypatch):
     judge = start_judge(*JUDGE_ARGS)
     session = make_session(judge, tmp_path)

@@ -42,7 +42,7 @@ class JudgeHandle(Protocol):
               label: str | None = None, compiler: str | None = None) -> dict: ...
     def submit(self, kernel: str, source: str, language: str, flagset: str | None = None,
                label: str | None = None, compiler: str | None = None, submission_id: str | None = None,
-               usage: dict | None = None) -> dict: ...
+               usage: dict | None = None, given: dict | None = None) -> dict: ...
     def compile(self, kernel: str, source: str, language: str, flagset: str | None = None,
                 label: str | None = None, compiler: str | None = None, disassemble: bool = False) -> dict: ...
     def profile(self, kernel: str, source: str, language: str, flagset: str | None = None,
@@ -109,6 +109,9 @@ class Session:
     calls: list[ModelCall] = attrs.field(factory=list)
     _unsent: list[ModelCall] = attrs.field(factory=list)
     judge_refused_scores: str = ""          # the judge's own score budget is spent: its refusal
+    # What the agent was given (its prompt, skills, tools, hints), sent with each submission
+    # and recorded with its grade (docs/agent_tools.md); None: the agent does not say.
+    given: dict | None = None
     _lock: threading.Lock = attrs.field(factory=threading.Lock)
 
     # ---- budget ------------------------------------------------------------------------
@@ -214,7 +217,7 @@ class Session:
             calls, self._unsent = self._unsent, []
         usage = usage_document(calls, self.elapsed) if calls else None
         doc = self.judge.submit(self.task.kernel, source, language, flagset, label, compiler,
-                                submission_id=uuid.uuid4().hex, usage=usage)
+                                submission_id=uuid.uuid4().hex, usage=usage, given=self.given)
         self.submissions.append(doc)
         self.log({"event": "submit", "language": language, "flagset": flagset, "label": label,
                    "grade_id": doc.get("id"), "status": doc.get("status"), "speedup": speedup_of(doc)})

@@ -165,6 +165,7 @@ class LLMAgent(Agent):
                                                       f"(it takes {', '.join(doc['languages'])})")
         skills = self._skills(session)
         system, task_text, nudge = render_prompts(doc, session, cfg, skills)
+        session.given = given_document(system, task_text, cfg, skills)
         key = os.environ.get(cfg["api_key_env"] or ("ANTHROPIC_API_KEY" if cfg["api"] == "anthropic"
                                                      else "OPENAI_API_KEY")) or None
         provider = make_provider(cfg["api"], cfg["model_url"], cfg["model_name"], key, max_tokens=cfg["max_tokens"],
@@ -292,10 +293,20 @@ def parse_options(options: dict) -> dict:
     return cfg
 
 
+def given_document(system: str, task_text: str, cfg: dict, skills: list[dict]) -> dict:
+    """What the model was given, as a submission's `given` (schemas/submission.schema.json):
+    the prompt's text (system prompt, then the task) and hash, the variant, skills, tools and hints."""
+    import hashlib
+    text = system + "\n\n" + task_text
+    return {"prompt_text": text, "prompt_sha256": hashlib.sha256(text.encode()).hexdigest(), "prompt": cfg["prompt"],
+            "skills": [s["name"] for s in skills], "tools": list(cfg["tool_names"]), "hints": cfg["hints"]}
+
+
 def given_tools(value: str, skills: str) -> tuple[str, ...]:
     """The option tools (all, or names separated by commas) as the judge's tools given, in
     GIVEN_TOOLS' order; submit is always among them (a task ends in a submission), and
-    read_skill only with skills to read."""
+    read_skill only with skills to read (else left out: an arm with skills none and one with
+    skills all may name the same tools)."""
     names = GIVEN_TOOLS if value.strip() == "all" else tuple(n.strip() for n in value.split(",") if n.strip())
     unknown = sorted(set(names) - set(GIVEN_TOOLS))
     if unknown:
@@ -304,8 +315,6 @@ def given_tools(value: str, skills: str) -> tuple[str, ...]:
     if "submit" not in names:
         raise InputError("agent llm", "tools", "must include submit: a task ends in a submission")
     no_skills = skills.strip() in ("none", "")
-    if "read_skill" in names and no_skills and value.strip() != "all":
-        raise InputError("agent llm", "tools", "read_skill is given only with skills to read (option skills)")
     return tuple(t for t in GIVEN_TOOLS if t in names and not (t == "read_skill" and no_skills))
 
 

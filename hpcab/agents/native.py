@@ -53,12 +53,14 @@ class NativeJudge:
 
     def submit(self, kernel: str, source: str, language: str, flagset: str | None = None,
                label: str | None = None, compiler: str | None = None, submission_id: str | None = None,
-               usage: dict | None = None) -> dict:
+               usage: dict | None = None, given: dict | None = None) -> dict:
         body = submission_body(kernel, source, language, flagset, label, compiler)
         if submission_id:
             body["submission_id"] = submission_id
         if usage is not None:
             body["usage"] = usage
+        if given:
+            body["given"] = given
         return self._call(self.judge.submit, body, self.agent)
 
     def skills(self, name: str | None = None) -> dict:

@@ -22,12 +22,14 @@ from pathlib import Path
 import attrs
 import polars as pl
 
+from hpcab.errors import HpcabError
 from hpcab.measure import FASTER, NO_DIFFERENCE, SLOWER
 
 # The observations table: these columns, in this order, with these types (docs/plotting.md).
 SCHEMA: dict[str, pl.DataType] = {
     "experiment": pl.String, "run": pl.String, "arm": pl.String, "optimizer": pl.String, "model": pl.String,
-    "skills": pl.String, "leg": pl.Int64, "judge_rank": pl.Int64, "db": pl.String, "agent": pl.String,
+    "skills": pl.String, "tools": pl.String, "prompt_variant": pl.String, "hints": pl.Int64, "prompt": pl.String,
+    "leg": pl.Int64, "judge_rank": pl.Int64, "db": pl.String, "agent": pl.String,
     "kernel": pl.String, "kernel_name": pl.String, "track": pl.String, "dwarf": pl.String, "level": pl.Int64,
     "submission_id": pl.String, "received_at": pl.String, "state": pl.String, "grade_id": pl.String,
     "language": pl.String, "compiler": pl.String, "flagset": pl.String, "label": pl.String, "ranks": pl.Int64,
@@ -53,6 +55,9 @@ _RAW: dict[str, pl.DataType] = {
     "speedup_numpy_high": pl.Float64, "model_calls": pl.Int64, "prompt_tokens": pl.Int64,
     "completion_tokens": pl.Int64, "cached_tokens": pl.Int64, "agent_wall_seconds": pl.Float64,
     "image_digest": pl.String, "environment_id": pl.String, "ranks": pl.Int64,
+    # What the agent was given, as its submission said (schema 14: submissions.given).
+    "prompt": pl.String, "_given_variant": pl.String, "_given_tools": pl.String, "_given_hints": pl.Int64,
+    "_given_skills": pl.String,
 }
 # What read_database returns: the query's columns, the environment's, and the database.
 _FRAME: dict[str, pl.DataType] = {**_RAW, "cpu_model": pl.String, "hpcab_version": pl.String, "db": pl.String}
@@ -91,6 +96,7 @@ class RunInfo:
     optimizer: str | None = None
     model: str | None = None
     skills: str | None = None            # the skill pages the agent was given (skills_given)
+    given: dict | None = None            # its tools, prompt variant and hints, by its options (given_by_options)
     price: dict | None = None            # arm.yaml model.price (USD per million tokens)
     state: str | None = None             # status.json's state (a run folder), e.g. running, succeeded
     dbs: tuple[tuple[str, int | None], ...] = ()     # (path as matched, judge rank from the name)
@@ -202,7 +208,8 @@ def _run_info(folder: str, only: list[str] | None) -> RunInfo:
         if m:
             results.append((int(m.group(1)), path.parent.name, path))
     return RunInfo(folder, "run", experiment, base.name, arm, raw.get("optimizer"), model.get("name"),
-                   skills_given(raw.get("optimizer"), raw.get("options")), price, state, tuple(dbs), judges,
+                   skills_given(raw.get("optimizer"), _arm_options(raw)),
+                   given_by_options(raw.get("optimizer"), _arm_options(raw)), price, state, tuple(dbs), judges,
                    tuple(str(s) for s in legs), tuple(results), only is not None,
                    tuple(notes))
 
@@ -235,7 +242,8 @@ def _agent_info(folder: str) -> RunInfo:
     worker = agents[0] if len(agents) == 1 else name
     results = ((0, worker, base / "results.json"),) if (base / "results.json").is_file() else ()
     return RunInfo(folder, "agent", base.name, base.name, name, optimizer=None if name == "-" else name,
-                   skills=skills_given(name, options), dbs=((db, 0),), results=results)
+                   skills=skills_given(name, options), given=given_by_options(name, options), dbs=((db, 0),),
+                   results=results)
 
 
 def skills_given(optimizer, options) -> str | None:
@@ -249,6 +257,32 @@ def skills_given(optimizer, options) -> str | None:
         return "none"
     value = str(value).strip()
     return value if value == "all" else ",".join(sorted({n.strip() for n in value.split(",") if n.strip()}))
+
+
+def _arm_options(raw: dict) -> dict:
+    """An arm file's optimizer options with its fields for what the agent is given (skills,
+    tools, prompt, hints), as the launcher passes them (hpcab.launch.arm.given_options)."""
+    from hpcab.launch.arm import GIVEN_FIELDS
+    options = dict(raw.get("options") or {}) if isinstance(raw.get("options"), dict) else {}
+    for name in GIVEN_FIELDS:
+        if name in raw:
+            options[name] = ",".join(map(str, raw[name])) if isinstance(raw[name], list) else raw[name]
+    return options
+
+
+def given_by_options(optimizer, options) -> dict | None:
+    """The tools, prompt variant and hints the llm optimizer's options give (what its
+    submissions' `given` says too, for the tasks without one); None for another optimizer."""
+    if optimizer != "llm":
+        return None
+    options = options if isinstance(options, dict) else {}
+    from hpcab.agents.llm import given_tools
+    try:
+        tools = ",".join(given_tools(str(options.get("tools", "all")), str(options.get("skills", "none"))))
+        hints = int(options.get("hints", 0))
+    except (ValueError, TypeError, HpcabError):
+        return None
+    return {"tools": tools, "prompt_variant": str(options.get("prompt", "default")), "hints": hints}
 
 
 def _db_info(path: str) -> RunInfo:
@@ -394,18 +428,26 @@ def _query(conn: sqlite3.Connection) -> tuple[str, bool]:
         def scol(name: str, default: str = "NULL") -> str:
             return f"s.{name}" if name in s else default
 
+        if "given" in s:        # lists as text joined by commas (skills sorted, tools in order); empty: 'none'
+            listed = lambda key, order: (
+                f"CASE WHEN s.given IS NULL THEN NULL ELSE COALESCE((SELECT group_concat(value, ',') FROM (SELECT "
+                f"value FROM json_each(s.given, '$.{key}') ORDER BY {order})), 'none') END")
+            given = (f"s.prompt_sha256, json_extract(s.given, '$.prompt'), {listed('tools', 'key')}, "
+                     f"json_extract(s.given, '$.hints'), {listed('skills', 'value')}")
+        else:
+            given = "NULL, NULL, NULL, NULL, NULL"
         sql = (f"SELECT s.id, s.agent, s.received_at, s.judge_rank, s.kernel, COALESCE(g.language, s.language), "
                f"COALESCE(g.compiler, s.compiler), COALESCE(g.flagset, s.flagset), COALESCE(g.label, s.label), "
                f"s.state, s.grade_id, {grade_cols}, {scol('model_calls', '0')}, {scol('prompt_tokens', '0')}, "
                f"{scol('completion_tokens', '0')}, {scol('cached_tokens', '0')}, {scol('agent_wall_seconds')}, "
-               f"{gcol('image_digest')}, g.environment_id, {ranks} "
+               f"{gcol('image_digest')}, g.environment_id, {ranks}, {given} "
                f"FROM submissions s LEFT JOIN grades g ON g.id = s.grade_id {review_join}")
         return sql, False
     # Only local grades (hpcab grade --db): each grade is one observation of agent 'local'
     # (or the agent the grade names), its own submission.
     sql = (f"SELECT g.id, COALESCE({gcol('agent')}, 'local'), REPLACE(g.created_at, '+00:00', 'Z'), NULL, "
            f"g.kernel, g.language, g.compiler, g.flagset, g.label, 'graded', g.id, {grade_cols}, 0, 0, 0, 0, NULL, "
-           f"{gcol('image_digest')}, g.environment_id, {ranks} FROM grades g {review_join}")
+           f"{gcol('image_digest')}, g.environment_id, {ranks}, NULL, NULL, NULL, NULL, NULL FROM grades g {review_join}")
     return sql, True
 
 
@@ -596,7 +638,13 @@ def _source_table(info: RunInfo, problems: list[str]) -> pl.DataFrame | None:
     return frame.with_columns(
         pl.lit(info.experiment, pl.String).alias("experiment"), pl.lit(info.run, pl.String).alias("run"),
         pl.lit(info.arm, pl.String).alias("arm"), pl.lit(info.optimizer, pl.String).alias("optimizer"),
-        pl.lit(info.model, pl.String).alias("model"), pl.lit(info.skills, pl.String).alias("skills"),
+        pl.lit(info.model, pl.String).alias("model"),
+        # What the agent was given: as its submissions said, else as its options say.
+        pl.coalesce(pl.lit(info.skills, pl.String), "_given_skills").alias("skills"),
+        pl.coalesce("_given_tools", pl.lit((info.given or {}).get("tools"), pl.String)).alias("tools"),
+        pl.coalesce("_given_variant", pl.lit((info.given or {}).get("prompt_variant"), pl.String))
+        .alias("prompt_variant"),
+        pl.coalesce("_given_hints", pl.lit((info.given or {}).get("hints"), pl.Int64)).alias("hints"),
         pl.lit(_num(prompt), pl.Float64).alias("_p_prompt"),
         pl.lit(_num(price.get("completion")), pl.Float64).alias("_p_completion"),
         pl.lit(_num(price.get("cached", prompt)), pl.Float64).alias("_p_cached"),

@@ -95,12 +95,34 @@ def load_arm(path: Path | str) -> Arm:
                          "launcher": spec["mpi"].get("launcher", "mpirun")} if "mpi" in spec else None)
              for name, spec in data["roles"].items()}
     arm = Arm(path, data["experiment"], Path(data.get("output", "runs")), executor, roles, data["optimizer"],
-              dict(data.get("options", {})), data["kernels"], tuple(data.get("legs") or (data["kernels"],)),
+              given_options(data, path), data["kernels"], tuple(data.get("legs") or (data["kernels"],)),
               data.get("model"), dict(data.get("budgets", {})),
               float(data.get("rendezvous_timeout_s", 300)),
               (path.parent / data["images_lock"]) if "images_lock" in data else None, data)
     check_arm(arm)
     return arm
+
+
+GIVEN_FIELDS = ("skills", "tools", "prompt", "hints")      # what the agent is given (docs/agent_tools.md)
+TAKES_GIVEN = ("llm",)                                      # the optimizers those are options of
+
+
+def given_options(data: dict, path: Path) -> dict:
+    """The optimizer's options, with the arm's fields for what the agent is given (skills,
+    tools, prompt, hints) as the options of the same names: arms that differ only in those
+    differ only there. Each is an error for an optimizer that takes none, or named twice."""
+    options = dict(data.get("options", {}))
+    for name in GIVEN_FIELDS:
+        if name not in data:
+            continue
+        if data["optimizer"] not in TAKES_GIVEN:
+            raise InputError(str(path), name, f"the {data['optimizer']} optimizer is given no {name} (only "
+                                              f"{', '.join(TAKES_GIVEN)} is); remove the field")
+        if name in options:
+            raise InputError(str(path), name, f"given twice: as the arm's {name} and as options.{name}; keep one")
+        value = data[name]
+        options[name] = ",".join(value) if isinstance(value, list) else value
+    return options
 
 
 def check_arm(arm: Arm) -> None:
