@@ -257,6 +257,11 @@ def _summarise(doc: dict, data: Path, library: Path, windows: list[tuple[int, in
     proc = _perf(["script", "-i", str(data), "-F", "tid,time,event,period,ip,sym,dso", "--ns"], sandbox,
                  binds=[data.parent, library])
     samples = parse_samples(proc.stdout, windows)
+    if proc.returncode != 0 and not samples:
+        # perf's file is the candidate's to spoil (it can write it): its own profile is lost.
+        doc["lines_note"] = ("perf could not read its samples back: its file was damaged while the candidate ran "
+                             f"(perf script exited with status {proc.returncode})")
+        return
     clock = [s for s in samples if s["event"] == SAMPLED]
     doc["samples"] = len(clock)
     totals: Counter = Counter()
