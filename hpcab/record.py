@@ -408,6 +408,8 @@ def add_submission(conn: sqlite3.Connection, row: dict, budget: int | None) -> b
         usage = row.get("usage") or {}
         calls = usage.get("calls", [])
         given = dict(row.get("given") or {})
+        if "hints" in given:
+            given["hints"] = int(given["hints"])         # JSON's 2.0 is the schema's integer 2
         text = given.pop("prompt_text", None)
         if text is not None:
             given["prompt_sha256"] = prompt_hash(text)

@@ -2,7 +2,7 @@
 request bodies that used to break it, sent raw.
 
 One judge (gemm only, one worker, a tokens file) serves the module. The fuzzing agent has
-budgets of 0, so a /score or /submit that passes every check is refused with 403 before
+budgets of 0, so a /score, /submit or /profile that passes every check is refused with 403 before
 anything is graded, and a limit of one compiler report a minute, so a /compile that passes
 is answered 429 after the first: the fuzz test grades nothing, compiles once, and stays fast. Every answer must be one
 the spec documents for the operation (status, content type, body schema) and none a 5xx.
@@ -47,7 +47,7 @@ def judge(tmp_path_factory, private_build_cache):
     folder = tmp_path_factory.mktemp("judge-fuzz")
     tokens = folder / "tokens.json"
     tokens.write_text(json.dumps({"agents": [
-        {"name": "fuzz", "token": FUZZ_TOKEN, "submissions": 0, "scores": 0},
+        {"name": "fuzz", "token": FUZZ_TOKEN, "submissions": 0, "scores": 0, "profiles": 0},
         {"name": "usage", "token": USAGE_TOKEN, "submissions": 1, "scores": 0}]}))
     j = serve(folder, "--kernels", KERNEL, "--workers", "1", "--target-seconds", "0.05", "--sessions", "2", "--tokens", str(tokens),
               "--compiles-per-minute", "1")
@@ -190,7 +190,7 @@ def test_schemathesis_every_answer_conforms_to_the_spec(judge):
     assert total >= MIN_REQUESTS, summary
     # it reached past the body's schema to the budget, and got the documented answers
     assert statuses[("POST /score", 403)] and statuses[("POST /submit", 403)], summary
-    assert statuses[("POST /compile", 429)], summary
+    assert statuses[("POST /compile", 429)] and statuses[("POST /profile", 403)], summary
     assert statuses[("GET /task/{kernel}", 200)] and statuses[("GET /health", 200)], summary
 
 

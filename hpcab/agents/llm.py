@@ -295,11 +295,10 @@ def parse_options(options: dict) -> dict:
 
 def given_document(system: str, task_text: str, cfg: dict, skills: list[dict]) -> dict:
     """What the model was given, as a submission's `given` (schemas/submission.schema.json):
-    the prompt's text (system prompt, then the task) and hash, the variant, skills, tools and hints."""
-    import hashlib
-    text = system + "\n\n" + task_text
-    return {"prompt_text": text, "prompt_sha256": hashlib.sha256(text.encode()).hexdigest(), "prompt": cfg["prompt"],
-            "skills": [s["name"] for s in skills], "tools": list(cfg["tool_names"]), "hints": cfg["hints"]}
+    the prompt's text (system prompt, then the task; the judge stores it by its hash), the
+    variant, skills, tools and hints."""
+    return {"prompt_text": system + "\n\n" + task_text, "prompt": cfg["prompt"], "skills": [s["name"] for s in skills],
+            "tools": list(cfg["tool_names"]), "hints": cfg["hints"]}
 
 
 def given_tools(value: str, skills: str) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ from hpcab.kernel import Kernel
 from hpcab.mpi.harness import COMPILER as MPI_COMPILERS
 from hpcab.record import (add_submission, cached_baseline, close_submission, connect, count_profiles, count_scores,
                           count_submissions, finish_profile, finish_score, finish_submission, forget_profile,
-                          forget_score, log_profile, prompt_hash,
+                          forget_score, log_profile,
                           forget_unfinished_scores, log_score, pending_submissions, requeue_submissions,
                           save_baseline, score_row, set_score_status, start_submission, submission)
 from hpcab.timing.policy import Policy
@@ -575,6 +575,8 @@ class Judge:
         measurement slot. Charged to the agent's profile budget; not a grade, but recorded
         (who, when, which kernel). A judge that cannot profile answers 409, and charges nothing."""
         k, candidate, flagset = self._parse(body, agent)
+        if agent.profiles is not None and count_profiles(self.db(), agent.name) >= agent.profiles:
+            raise ApiError(403, f"agent {agent.name!r} has spent its profile budget ({agent.profiles})")
         from hpcab.profile import PROFILED_LANGUAGES, available
         if candidate.language not in PROFILED_LANGUAGES or self._mpi(candidate):
             what = "a distributed (MPI)" if self._mpi(candidate) else f"a {candidate.language}"
@@ -641,15 +643,9 @@ class Judge:
         else:
             sid = uuid.uuid4().hex
         self._admit()
-        given = body.get("given")
-        if given and "prompt_sha256" in given and given.get("prompt_text") is not None \
-                and prompt_hash(given["prompt_text"]) != given["prompt_sha256"]:
-            self._release()
-            raise ApiError(400, "given.prompt_sha256 is not the SHA-256 of given.prompt_text (UTF-8, hex)",
-                           field="given.prompt_sha256")
         row = {"id": sid, "agent": agent.name, "judge_rank": self.config.rank, "kernel": k.id,
                "language": candidate.language, "compiler": candidate.compiler, "flagset": flagset,
-               "label": candidate.label, "source": candidate.source, "given": given}
+               "label": candidate.label, "source": candidate.source, "given": body.get("given")}
         done: cf.Future = cf.Future()
         with self._lock:
             # Registered before the row exists, so a concurrent retry with this id waits on it.
