@@ -214,7 +214,7 @@ def test_an_unknown_preset_is_blamed_on_the_flag(corpus_dir, capsys):
     (("list", "--kernels", "gemm,dense_linear_algebr"), "did you mean dense_linear_algebra?"),
     (("lint", "GEMM"), "did you mean gemm?"),
     (("grade", "gemm", "--source", str(ROOT / "examples" / "gemm.c"), "--flags", "opt3"),
-     "error: --flags: opt3: no such flag set in toolchains/; expected one of autopar, debug, harness, opt, report, unroll; "
+     "error: --flags: opt3: no such flag set in toolchains/; expected one of autopar, debug, harness, opt, profile, report, unroll; "
      "did you mean opt?"),
 ])
 def test_a_mistyped_name_gets_a_did_you_mean(corpus_dir, capsys, argv, line):

@@ -60,8 +60,6 @@ def test_every_command_endpoint_flag_set_and_tool_a_skill_names_exists(name):
             assert m.group(1) in flagsets, f"{name}: `{span}` names no flag set a submission may use"
         for m in re.finditer(r"(?:--flags|\"flagset\": \")\s*([a-z][a-z0-9_-]*)", span):
             assert m.group(1) in flagsets, f"{name}: `{span}` names no flag set a submission may use"
-    text = SKILLS[name].content.lower()
-    assert "/profile" not in text and "profile tool" not in text, f"{name} names a profile tool, which does not exist"
     for m in re.finditer(r"the `([a-z_]+)` tool", SKILLS[name].content):
         assert m.group(1) in tools, f"{name}: no tool {m.group(1)!r}"
 
