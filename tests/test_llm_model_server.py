@@ -78,15 +78,22 @@ def model_server(tmp_path_factory):
         log.close()
 
 
-def test_the_llm_agent_against_a_real_model_server(model_server, start_judge, tmp_path, monkeypatch):
-    judge = start_judge(*JUDGE_ARGS)
-    session = make_session(judge, tmp_path, Budget(submissions=1, scores=4))
+def prepared(judge, tmp_path, budget: Budget, prompts: dict[str, str] | None = None):
+    """A session on the judge's gemm with examples/gemm.c already in its working folder, and
+    a prompts folder: PROMPTS, with prompts' fragments instead where given."""
+    session = make_session(judge, tmp_path, budget)
     session.task.workdir.mkdir(parents=True)
     (session.task.workdir / "gemm.c").write_text((EXAMPLES / "gemm.c").read_text())
-    prompts = tmp_path / "prompts"
-    prompts.mkdir()
-    for name, text in PROMPTS.items():
-        (prompts / name).write_text(text)
+    folder = tmp_path / "prompts"
+    folder.mkdir()
+    for name, text in dict(PROMPTS, **(prompts or {})).items():
+        (folder / name).write_text(text)
+    return session, folder
+
+
+def test_the_llm_agent_against_a_real_model_server(model_server, start_judge, tmp_path, monkeypatch):
+    judge = start_judge(*JUDGE_ARGS)
+    session, prompts = prepared(judge, tmp_path, Budget(submissions=1, scores=4))
 
     sent, answered = [], []
     post = Transport.post
@@ -123,3 +130,37 @@ def test_the_llm_agent_against_a_real_model_server(model_server, start_judge, tm
     usage = [answer["usage"] for answer in answered]
     assert row["prompt_tokens"] == sum(u["prompt_tokens"] for u in usage) > 0
     assert row["completion_tokens"] == sum(u["completion_tokens"] for u in usage) > 0
+
+
+# Each of the judge's tools beside score, asked for by name: (tool, its arguments as the
+# prompt spells them, the option tools, the option skills).
+OTHER_TOOLS = [("compile", '{"path": "$file_name"}', "compile,submit", "none"),
+               ("profile", '{"path": "$file_name"}', "profile,submit", "none"),
+               ("read_skill", '{"name": "rules"}', "read_skill,submit", "rules")]
+
+
+@pytest.mark.parametrize("tool, arguments, tools, skills", OTHER_TOOLS, ids=[t[0] for t in OTHER_TOOLS])
+def test_a_real_model_calls_the_judges_other_tools_and_gets_their_answers(model_server, start_judge, tmp_path,
+                                                                         tool, arguments, tools, skills):
+    """compile, profile and read_skill, each the one tool offered beside submit, called by the
+    real model from a prompt that names it, and answered by the real judge."""
+    if tool == "profile":
+        from hpcab.profile import available
+        if not available()[0]:
+            pytest.skip(f"no profiles on this machine: {available()[1]}")
+    judge = start_judge(*JUDGE_ARGS)
+    session, prompts = prepared(judge, tmp_path, Budget(submissions=1, profiles=2), {
+        "tools.md": f"The file `$file_name` is already written. Call `{tool}` with {arguments}. Then call `submit` "
+                    f'with {{"path": "$file_name"}}.\n',
+        "task.md": f"Call `{tool}`, then submit `$file_name`.\n",
+        "nudge.md": f"Call `{tool}` with {arguments}.\n", "skills.md": ""})
+    agent = LLMAgent(model_url=model_server, model_name="smollm2", prompts_dir=str(prompts), max_turns=4,
+                     max_tokens=256, timeout=300, retries=0, list_files=True, tools=tools, skills=skills)
+    agent.solve(session.task, session)
+    offered = {e["name"] for e in events(tmp_path, "tool")}
+    answered = [e for e in events(tmp_path, "tool") if e["name"] == tool and e["ok"]]
+    assert answered, f"the model called {sorted(offered)}, not {tool}"
+    if tool == "compile":
+        assert [e for e in events(tmp_path, "compile") if e["ok"]]
+    elif tool == "profile":
+        assert [e["status"] for e in events(tmp_path, "profile")][0] == "ok" and session.profiles >= 1
