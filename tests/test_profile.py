@@ -35,24 +35,37 @@ TELL = ("#include <stdint.h>\n#include <stdio.h>\n" + f"void gemm({GEMM_ARGS}) {
         "    for (int64_t i = 0; i < NI * NJ; i++) C[i] *= beta;\n}\n")
 
 
-@pytest.mark.parametrize("kernel,example", [("gemm", "gemm.c"), ("gemm", "gemm.f90"), ("atax", "atax.cpp")])
-def test_the_kernels_own_function_and_lines_are_the_hot_ones(corpus, toolchains, kernel, example):
-    k = corpus.get(kernel)
-    candidate = candidate_from_file(EXAMPLES / example)
-    doc = profile(k, candidate, toolchains, preset_case(k, "S"))
-    assert doc["ok"] and doc["status"] == "ok", doc["message"]
-    assert doc["calls"] >= 5 and doc["samples"] > 100
-    top = doc["functions"][0]
-    assert top["function"].lower().startswith(kernel) and top["dso"] == "candidate" and top["share"] > 0.5
-    assert doc["profile_flags"] and doc["events"]["sampled"] == "cpu-clock"
-    # The hottest lines are the candidate's own, quoted from its source.
-    own = [e for e in doc["lines"] if e.get("line")]
-    assert own and own[0]["share"] > 0.2 and own[0]["source"] in candidate.source
-    assert doc["threads"][0]["thread"] == "main"
-    assert doc["software"]["task_clock_ms"] > 0
-    text = profile_text(doc, example)
-    assert "hot functions" in text and f"line {own[0]['line']}: {own[0]['source']}" in text
-    assert "/tmp/" not in json.dumps(doc)          # no path of the judge's machine
+def test_a_judge_over_http_profiles_c_fortran_and_cpp_the_kernels_own_function_and_lines_hot(start_judge):
+    judge = start_judge("--kernels", "gemm,atax")
+    client = judge.client(reconnect_seconds=0)
+    for kernel, example in (("gemm", "gemm.c"), ("gemm", "gemm.f90"), ("atax", "atax.cpp")):
+        candidate = candidate_from_file(EXAMPLES / example)
+        doc = client.profile(kernel, candidate.source, candidate.language, label=example)
+        assert doc["ok"] and doc["status"] == "ok", (example, doc["message"])
+        assert doc["calls"] >= 5 and doc["samples"] > 100, example
+        top = doc["functions"][0]
+        assert top["function"].lower().startswith(kernel) and top["dso"] == "candidate" and top["share"] > 0.5, \
+            (example, doc["functions"][:3])
+        assert doc["profile_flags"] and doc["events"]["sampled"] == "cpu-clock"
+        # The hottest lines are the candidate's own, quoted from its source.
+        own = [e for e in doc["lines"] if e.get("line")]
+        assert own and own[0]["share"] > 0.2 and own[0]["source"] in candidate.source, (example, doc["lines"][:3])
+        assert doc["threads"][0]["thread"] == "main" and doc["software"]["task_clock_ms"] > 0
+        text = profile_text(doc, example)
+        assert "hot functions" in text and f"line {own[0]['line']}: {own[0]['source']}" in text
+        assert "/tmp/" not in json.dumps(doc)          # no path of the judge's machine
+
+
+def test_a_threaded_candidate_is_split_across_its_threads(corpus, toolchains):
+    k = corpus.get("gemm")
+    source = (EXAMPLES / "gemm.c").read_text().replace(
+        "    for (int64_t i = 0; i < NI; i++) {", "    #pragma omp parallel for schedule(static)\n    for (int64_t i = 0; i < NI; i++) {")
+    doc = profile(k, Candidate(source, "c", label="omp.c"), toolchains, preset_case(k, "S"), flagset="autopar",
+                  policy=Policy(threads=2))
+    assert doc["status"] == "ok", doc["message"]
+    assert [t["thread"] for t in doc["threads"]] == ["main", "thread 1"]
+    assert all(t["share"] > 0.2 for t in doc["threads"]), doc["threads"]
+    assert any(f["function"].startswith("gemm._omp_fn") and f["dso"] == "candidate" for f in doc["functions"])
 
 
 def test_a_candidate_that_crashes_or_hangs_is_profiled_up_to_there_in_bounded_time(corpus, toolchains, tmp_path):
@@ -107,6 +120,10 @@ def test_a_judge_profiles_public_cases_only_charges_its_budget_and_records_it(st
     doc = client.profile("gemm", (EXAMPLES / "gemm.c").read_text(), "c", label="gemm.c")
     assert doc["status"] == "ok" and doc["functions"][0]["function"] == "gemm" and doc["profile_id"]
     assert any(e.get("source") == "c[j] += a * b[j];" for e in doc["lines"][:2])
+    # A preset the judge does not show is refused (400), and not charged.
+    with pytest.raises(JudgeError) as hidden:
+        client.profile("gemm", TELL, "c", preset="L")
+    assert hidden.value.status == 400 and "public" in hidden.value.message
     # A candidate that prints what it is called with shows the public case, and nothing hidden.
     told = client.profile("gemm", TELL, "c", label="tell.c")
     assert told["status"] == "ok"
@@ -116,13 +133,10 @@ def test_a_judge_profiles_public_cases_only_charges_its_budget_and_records_it(st
     for case in hidden_cases(load_corpus().get("gemm"), ("S",), secret):
         if case.sizes != public.sizes:
             assert f"sizes {case.sizes['NI']} {case.sizes['NJ']} {case.sizes['NK']}" not in json.dumps(told)
-    # The budget: two profiles, then a 403 that says so; a preset the judge does not show is a 400.
+    # The budget: two profiles, then a 403 that says so.
     with pytest.raises(JudgeError) as spent:
         client.profile("gemm", TELL, "c")
     assert spent.value.status == 403 and "profile budget" in spent.value.message
-    with pytest.raises(JudgeError) as hidden:
-        client.profile("gemm", TELL, "c", preset="L")
-    assert hidden.value.status == 400 and "public" in hidden.value.message
     assert client.task("gemm", "c")["budget"]["profiles_used"] == 2
     db = sqlite3.connect(judge.db)
     rows = db.execute("SELECT agent, kernel, language, status FROM profiles ORDER BY at").fetchall()
