@@ -23,6 +23,14 @@ import polars as pl
 from hpcab import __version__
 from hpcab.measure import verdict
 
+COMPARISON_CAPTIONS = {
+    "paired_scatter": "Per kernel, arm A's best speedup against arm B's (log axes); above the dashed diagonal "
+                      "B was faster. A kernel only one arm solved sits on the other's margin.",
+    "spend_change": "Per kernel both solved, the speedup change (B/A) against the spend change (B/A, tokens per "
+                    "attempt), the quadrants named and counted.",
+    "arm_summary": "Per arm, the gated geometric-mean speedup over its solved kernels with its 95% CI, and the "
+                   "solve rate and fast_1, fast_2, fast_5 (shares of all tasks).",
+}
 CAPTIONS = {
     "speedup_summary": "Geometric-mean speedup over the track's baseline per arm, with its 95% bootstrap CI "
                        "over tasks (correct final answers only); a lighter bar: the CI includes 1× (no "
@@ -128,13 +136,56 @@ def build_report(sources: list[str], out_dir: str | Path, experiments: list[str]
     per_track = summarize(table.with_columns(pl.col("track").fill_null("(none)")), ["experiment", "arm", "track"])
     per_dwarf = summarize(table.with_columns(pl.col("dwarf").fill_null("(none)")), ["experiment", "arm", "dwarf"])
 
+    comparison = _comparison(table, out, problems)
     page = _page(sources, experiments, ex, table, problems, per_arm, per_track, per_dwarf, drawn,
-                 now or _dt.datetime.now(_dt.UTC))
+                 now or _dt.datetime.now(_dt.UTC), comparison)
     index = out / "index.html"
     tmp = out / ".index.html.tmp"
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(index)
     return Report(index, table, problems, drawn)
+
+
+def _comparison(table: pl.DataFrame, out: Path, problems: list[str]) -> str:
+    """With two arms or more: the comparison paired by kernel (hpcab.experiments.compare),
+    its overall tests as a table and its figures; else nothing."""
+    if table.height == 0 or table.get_column("arm").n_unique() < 2:
+        return ""
+    from hpcab.analysis.comparison import figure_files
+    from hpcab.experiments.compare import compare
+    try:
+        c = compare(table, "arm")
+        files = figure_files(c, out)
+    except Exception as exc:      # noqa: BLE001 - the comparison failing must not lose the report
+        problems.append(f"comparison: not made ({type(exc).__name__}: {exc})")
+        return ""
+    rows = []
+    for r in c.pairs.filter(pl.col("group") == "all").iter_rows(named=True):
+        ratio = (fmt_speedup(r["best_hl_ratio"], r["best_hl_low"], r["best_hl_high"]) if r["best_n"] else "-")
+        rows.append([(f"{esc(r['b'])} vs {esc(r['a'])}", False), (str(r["kernels"]), True),
+                     (f"{r['solved_a_only']} / {r['solved_b_only']} / {r['solved_both']} / {r['solved_neither']}",
+                      True), (_p(r["mcnemar_p"]), True), (str(r["best_n"]), True), (ratio, True),
+                     (_p(r["best_wilcoxon_p"]) + f" (Holm {_p(r['best_wilcoxon_p_holm'])})", True),
+                     (str(r["excluded"]), True)])
+    table_html = _table(["B vs A", "kernels", "solved A only / B only / both / neither", "McNemar p",
+                         "solved by both", "B/A (Hodges-Lehmann, 95% CI)", "Wilcoxon p", "excluded"], rows,
+                        "comparison")
+    figures = "".join(f'<figure id="fig-{esc(name)}"><img src="{esc(f["png"].name)}" alt="{esc(name)}">'
+                      f"<figcaption><strong>{esc(name)}</strong>. "
+                      f"{esc(COMPARISON_CAPTIONS[name.split('-')[0]])} "
+                      f'<a href="{esc(f["pdf"].name)}">PDF</a> · <a href="{esc(f["csv"].name)}">data (CSV)</a>'
+                      f"</figcaption></figure>" for name, f in files.items())
+    return ('<section id="comparison"><h2>Arms compared, paired by kernel</h2>'
+            "<p>Each pair of arms over the kernels both attempted (best of k where an arm ran a kernel k times): "
+            "McNemar's exact test on the kernels solved by one arm only; over the kernels both solved, the "
+            "Wilcoxon signed-rank test on the log speedup ratio and the Hodges-Lehmann ratio with its 95% CI. "
+            "p-values are two-sided, Holm-corrected across the pairs; a grade flagged implausible and not "
+            "reviewed is excluded and counted (docs/plotting.md, \"Comparing arms\"; `python -m hpcab.experiments "
+            "compare` gives every group and the spend).</p>" + table_html + figures + "</section>")
+
+
+def _p(x) -> str:
+    return "-" if x is None or not _finite(x) else (f"{x:.2g}" if x >= 1e-4 else "&lt;1e-4")
 
 
 def _arm_costs(table: pl.DataFrame) -> pl.DataFrame:
@@ -240,7 +291,8 @@ def _distinct(table: pl.DataFrame, col: str) -> list[str]:
     return sorted(str(v) for v in table.get_column(col).drop_nulls().unique().to_list())
 
 
-def _page(sources, experiments, ex, table, problems, per_arm, per_track, per_dwarf, drawn, now) -> str:
+def _page(sources, experiments, ex, table, problems, per_arm, per_track, per_dwarf, drawn, now,
+          comparison: str = "") -> str:
     envs = []
     if table.height:
         env = (table.filter(pl.col("environment_id").is_not_null())
@@ -302,7 +354,7 @@ def _page(sources, experiments, ex, table, problems, per_arm, per_track, per_dwa
                      f"<figcaption><strong>{esc(name)}</strong>. {esc(CAPTIONS[name])} "
                      f'<a href="{esc(files["pdf"].name)}">PDF</a> · '
                      f'<a href="{esc(files["csv"].name)}">data (CSV)</a></figcaption></figure>')
-    parts += ["</section>", '<section id="tasks"><h2>Tasks</h2>',
+    parts += ["</section>", comparison, '<section id="tasks"><h2>Tasks</h2>',
               "<p>Each task's final answer; all rows are in <a href=\"observations.csv\">observations.csv</a>.</p>",
               _task_table(table), "</section>", "</body>", "</html>", ""]
     return "\n".join(parts)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hpcab.analysis.comparison import FIGURES as COMPARISON_FIGURES
 from hpcab.analysis.figures import FIGURES
 from tests.conftest import CANDIDATES, EXAMPLES, ROOT
 
@@ -132,8 +133,14 @@ def test_report_opens_in_chromium(runs, driver, tmp_path):
     # every image loaded
     images = driver.execute_script(
         "return Array.from(document.images).map(i => [i.getAttribute('src'), i.complete, i.naturalWidth]);")
-    assert len(images) == len(FIGURES)
+    # the six figures, then the comparison's three: two arms, paired by kernel (hpcab.experiments.compare)
+    assert len(images) == len(FIGURES) + len(COMPARISON_FIGURES)
     assert all(complete and width > 0 for _, complete, width in images), images
+    [pair] = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+              for tr in driver.find_elements(By.CSS_SELECTOR, "table.comparison tbody tr")]
+    assert pair[:4] == ["slow vs fast", "1", "1 / 0 / 0 / 0", "1"]         # gemm: fast solved it, slow did not
+    assert {f.get_attribute("id") for f in driver.find_elements(By.CSS_SELECTOR, "#comparison figure")} == {
+        f"fig-{name}" for name in COMPARISON_FIGURES}
     # no script ran or was injected: the label is text
     assert driver.execute_script("return document.getElementsByTagName('script').length") == 0
     labels = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "table.tasks tbody td")]

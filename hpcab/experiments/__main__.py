@@ -2,6 +2,7 @@
 
     python -m hpcab.experiments --runs 'runs/corpus-*' [--runs GLOB ...] [--experiment PREFIX ...]
         [--by track] [--out data/observations.csv] [--out data/observations.parquet]
+    python -m hpcab.experiments compare --runs 'runs/skills-*' [--by skills] [--arms none,all] [--out DIR]
 
 Prints one line per experiment x arm (runs, tasks, submissions, correct, geometric mean
 speedup with its 95% CI), with --by track (or dwarf, level) one more line per experiment x arm
@@ -10,6 +11,10 @@ nothing, and writes the table to each --out (CSV or parquet, by the suffix). Exi
 0; 1 when a file could not be read (each named on stderr; the table of the rest is still
 written; a run folder that never started is skipped with a warning line); 2 for a usage error (no --runs glob matched anything, an --out that is neither
 .csv nor .parquet).
+
+`compare` compares arms paired by kernel (hpcab.experiments.compare): the solved table with
+McNemar's test, the Wilcoxon test and the Hodges-Lehmann and geometric-mean ratios with their
+intervals, spend side by side; with --out, its tables and figures (hpcab.analysis.comparison).
 """
 
 from __future__ import annotations
@@ -80,7 +85,56 @@ def summary_lines(result: Extraction, by: list[str] | tuple[str, ...] = ()) -> l
     return lines
 
 
+def compare_parser() -> argparse.ArgumentParser:
+    from hpcab.experiments import compare
+    p = argparse.ArgumentParser(prog="python -m hpcab.experiments compare",
+                                description=compare.__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", action="append", required=True, metavar="GLOB",
+                   help="run folders, hpcab agent --out folders and/or judge .db files (repeatable)")
+    p.add_argument("--experiment", action="append", metavar="PREFIX", help="keep runs whose experiment starts "
+                                                                            "with PREFIX (repeatable)")
+    p.add_argument("--by", default="arm", metavar="COLUMN",
+                   help="what an arm is: a column of the observations (arm, skills, tools, prompt_variant, hints, "
+                        "model, optimizer, ...; default arm)")
+    p.add_argument("--arms", default=None, metavar="A,B,...", help="these values of --by, in this order (default: "
+                                                                    "every one, sorted)")
+    p.add_argument("--seed", type=int, default=0, help="the bootstrap's seed (default 0)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="write arms.csv, pairs.csv, kernels.csv and the comparison's figures (PDF, PNG, CSV) here")
+    return p
+
+
+def compare_main(argv: list[str]) -> int:
+    from hpcab.experiments.compare import compare
+    args = compare_parser().parse_args(argv)
+    result = extract(args.runs, args.experiment)
+    if len([u for u in result.unmatched if u.startswith("--runs ")]) == len(args.runs):
+        print("error: no --runs glob matched a run folder or a .db file: nothing to compare", file=sys.stderr)
+        return 2
+    for line in result.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    try:
+        c = compare(result.table, args.by, [a.strip() for a in args.arms.split(",")] if args.arms else None,
+                    seed=args.seed)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for line in c.lines():
+        print(line)
+    for problem in result.problems:
+        print(f"error: {problem}", file=sys.stderr)
+    if args.out:
+        from hpcab.analysis.comparison import write_comparison
+        for path in write_comparison(c, Path(args.out)):
+            print(f"wrote {path}")
+    return 1 if result.problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["compare"]:
+        return compare_main(argv[1:])
     args = parser().parse_args(argv)
     bad = [o for o in args.out if Path(o).suffix not in SUFFIXES]
     if bad:
