@@ -438,3 +438,24 @@ def test_two_llm_arms_that_differ_in_skills_alone_differ_in_what_the_agent_was_g
     conn = sqlite3.connect(runs["skilled"] / "judge-0.db")
     [(text,)] = conn.execute("SELECT text FROM prompts WHERE sha256 = ?", (rows["skilled"]["prompt"],)).fetchall()
     assert "Skill pages" in text and "Wrong on any case scores nothing" in text
+
+
+def test_repeats_run_each_task_k_times_and_the_comparison_reads_best_of_k(tmp_path):
+    """repeats: 3 with the noop control (the translator's C, submitted unchanged): three
+    attempts at gemm, each a leg of its own, three final rows in the observations, and the
+    comparison's kernels table counting three attempts."""
+    from hpcab.experiments.compare import compare
+    from hpcab.experiments.extract import extract
+    arm = write_arm(tmp_path, optimizer="noop", options={}, kernels="gemm", repeats=3,
+                    roles={"judge": {"count": 1, "args": ["--workers", "1", "--target-seconds", "0.05",
+                                                          "--sessions", "2"]}, "agent": {"count": 1}})
+    proc = launch(arm, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    run = the_run(tmp_path)
+    assert sorted(p.name for p in (run / "agents").iterdir()) == ["leg-0", "leg-1", "leg-2"]
+    rows = sqlite3.connect(run / "judge-0.db").execute("SELECT label, state FROM submissions").fetchall()
+    assert rows == [("noop c@opt", "graded")] * 3                   # one submission an attempt, no score
+    t = extract([str(run)]).table
+    assert sorted(t["leg"].to_list()) == [0, 1, 2] and t["final"].all() and t["correct"].all()
+    k = compare(t).kernels.row(0, named=True)
+    assert k["attempts"] == 3 and k["solved_rate"] == 1.0 and k["best_speedup"] >= k["mean_speedup"]

@@ -4,6 +4,7 @@ behind `hpcab agent` (runner.py). See docs/writing_an_agent.md.
     numba       the NumPy reference jitted by numba (serial and parallel), the better one submitted
     pythran     the NumPy reference compiled by pythran
     translator  the translator's C and Fortran under each flag set, the fastest one submitted
+    noop        the control: the translator's C at the default flag set, submitted unchanged, no score
     autotune    a search over translator variants x flag sets x thread counts with /score
     replay      the files of a folder, as they are: the human optimizer, or a past campaign again
     llm         a tool-calling model (OpenAI-compatible or Anthropic API) that writes the code
@@ -21,6 +22,7 @@ AGENTS = {
     "numba": "hpcab.agents.frameworks:NumbaAgent",
     "pythran": "hpcab.agents.frameworks:PythranAgent",
     "translator": "hpcab.agents.translator:TranslatorAgent",
+    "noop": "hpcab.agents.translator:NoopAgent",
     "autotune": "hpcab.agents.autotune:AutotuneAgent",
     "replay": "hpcab.agents.replay:ReplayAgent",
     "llm": "hpcab.agents.llm:LLMAgent",

@@ -52,6 +52,8 @@ Options (`--option key=value`; strings are converted; a bad value is a usage err
     hints           0 (default) to 3: the rungs of the judge's hints ladder (GET /task, field
                     hints: the kernel's class, what it isolates or its roofline bound, a worked
                     transformation) shown after the task
+    seed            -1 (default: none sent): the OpenAI body's seed; an arm's repeats give each
+                    attempt its own (docs/launch.md)
     list_files      false: read_file's path is one of the working folder's files, score's and
                     submit's one of its sources in a language the judge takes (an enum in the tool
                     schemas, which then change when a file is written: that restarts a prompt cache). For servers that decode under the schema (llama.cpp,
@@ -90,6 +92,7 @@ OPTIONS: dict[str, tuple[type, Any]] = {
     "max_file_bytes": (int, 262144), "prompt_cache": (bool, True), "max_tokens_field": (str, "max_tokens"),
     "tool_choice": (str, "auto"), "transcript": (bool, True), "list_files": (bool, False),
     "skills": (str, "none"), "tools": (str, "all"), "prompt": (str, DEFAULT_VARIANT), "hints": (int, 0),
+    "seed": (int, -1),
 }
 # The judge's tools an arm may give or withhold (option tools); read_task, write_file and
 # read_file are the agent's own working folder, always there.
@@ -172,7 +175,7 @@ class LLMAgent(Agent):
                                  temperature=cfg["temperature"], timeout=cfg["timeout"], retries=cfg["retries"],
                                  backoff=cfg["backoff"], on_retry=session.log,
                                  prompt_cache=cfg["prompt_cache"], max_tokens_field=cfg["max_tokens_field"],
-                                 tool_choice=cfg["tool_choice"])
+                                 tool_choice=cfg["tool_choice"], seed=cfg["seed"] if cfg["seed"] >= 0 else None)
         provider.start(system, task_text)
         tools = _Toolbox(task, session, doc, task_text, cfg, skills)
         session.log({"event": "llm_start", "api": cfg["api"], "url": provider.url, "model": cfg["model_name"],

@@ -240,10 +240,12 @@ class Provider:
     def __init__(self, model_url: str, model_name: str, api_key: str | None = None, *, max_tokens: int = 4096,
                  temperature: float | None = 0.0, timeout: float = 300.0, retries: int = DEFAULT_RETRIES,
                  backoff: float = INITIAL_BACKOFF, on_retry: Callable[[dict], None] | None = None,
-                 prompt_cache: bool = True, max_tokens_field: str = "max_tokens", tool_choice: str = "auto"):
+                 prompt_cache: bool = True, max_tokens_field: str = "max_tokens", tool_choice: str = "auto",
+                 seed: int | None = None):
         """temperature None: none sent (the server's default; OpenAI's reasoning models take
         no other); max_tokens_field: the OpenAI body's name for max_tokens; tool_choice:
-        auto, required or none, sent whenever tools are."""
+        auto, required or none, sent whenever tools are; seed: the OpenAI body's seed (an
+        arm's repeats: each attempt its own), none sent when None (Anthropic has none)."""
         if tool_choice not in TOOL_CHOICES:
             raise ValueError(f"tool_choice {tool_choice!r}; expected one of {', '.join(TOOL_CHOICES)}")
         if max_tokens_field not in MAX_TOKENS_FIELDS:
@@ -251,6 +253,7 @@ class Provider:
         self.model = model_name
         self.max_tokens_field, self.tool_choice = max_tokens_field, tool_choice
         self.max_tokens, self.temperature, self.prompt_cache = max_tokens, temperature, prompt_cache
+        self.seed = seed
         self.transport = Transport(self.endpoint(model_url), self.auth_headers(api_key), timeout, retries, backoff,
                                    on_retry=on_retry)
         self.system = ""
@@ -308,6 +311,8 @@ class OpenAIChat(Provider):
         body: dict = {"model": self.model, "messages": self.messages, self.max_tokens_field: self.max_tokens}
         if self.temperature is not None:
             body["temperature"] = self.temperature
+        if self.seed is not None:
+            body["seed"] = self.seed
         if tools:
             # tool_choice always: without it llama.cpp's servers drop the tools unseen.
             body["tools"] = [{"type": "function", "function": t} for t in tools]

@@ -53,3 +53,16 @@ class TranslatorAgent(Agent):
         if not variants:
             raise TranslateFailed("\n".join(failures) or f"the judge builds none of {', '.join(self.languages)}")
         submit_best(session, score_all(session, variants), fallback=variants[0])
+
+
+class NoopAgent(Agent):
+    """The `noop` control (docs/writing_an_agent.md): the translator's C at the judge's default
+    flag set, submitted unchanged, no score: what an agent gets for doing nothing, the floor
+    an arm is compared with (python -m hpcab.experiments compare)."""
+    name = "noop"
+    languages = ("c",)
+
+    def solve(self, task: Task, session: Session) -> None:
+        flagset = task.doc.get("default_flagset", "opt")
+        source = translated(task.local_kernel(), "c", flagset)
+        session.submit(source, "c", flagset, label=f"noop c@{flagset}")

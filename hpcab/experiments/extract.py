@@ -199,6 +199,8 @@ def _run_info(folder: str, only: list[str] | None) -> RunInfo:
     judges = int(judges) if isinstance(judges, int) and judges > 0 else max(len(all_dbs), 1)
     dbs = all_dbs if only is None else [(p, _rank_of(p)) for p in only]
     legs = raw.get("legs") or ([raw["kernels"]] if raw.get("kernels") else [])
+    if isinstance(raw.get("repeats"), int) and raw["repeats"] > 1:
+        legs = list(legs) * raw["repeats"]           # each attempt a leg of its own (hpcab.launch.arm)
     results = []
     agents = base / "agents"
     for path in sorted(agents.glob("worker-*/results.json")):

@@ -57,6 +57,11 @@ class Arm:
     rendezvous_timeout_s: float
     images_lock: Path | None
     raw: dict
+    repeats: int = 1                # attempts at each task: the legs run this many times over
+
+    def attempt(self, leg: int) -> int:
+        """Which attempt (0 .. repeats - 1) leg `leg` is."""
+        return leg // max(len(self.legs) // self.repeats, 1)
 
     @property
     def name(self) -> str:
@@ -95,10 +100,12 @@ def load_arm(path: Path | str) -> Arm:
                          "launcher": spec["mpi"].get("launcher", "mpirun")} if "mpi" in spec else None)
              for name, spec in data["roles"].items()}
     arm = Arm(path, data["experiment"], Path(data.get("output", "runs")), executor, roles, data["optimizer"],
-              given_options(data, path), data["kernels"], tuple(data.get("legs") or (data["kernels"],)),
+              given_options(data, path), data["kernels"],
+              tuple(data.get("legs") or (data["kernels"],)) * data.get("repeats", 1),
               data.get("model"), dict(data.get("budgets", {})),
               float(data.get("rendezvous_timeout_s", 300)),
-              (path.parent / data["images_lock"]) if "images_lock" in data else None, data)
+              (path.parent / data["images_lock"]) if "images_lock" in data else None, data,
+              repeats=data.get("repeats", 1))
     check_arm(arm)
     return arm
 

@@ -30,6 +30,9 @@ def verified_images(arm: Arm) -> dict[str, tuple]:
     return out
 
 
+SEEDED = ("llm",)          # the optimizers with a seed option (an arm's repeats set it per attempt)
+
+
 def leg_folder(arm: Arm, run: Path, leg: int) -> Path:
     """Where a leg's roles meet (rendezvous, stop, logs): the run folder itself for one leg."""
     folder = run if len(arm.legs) == 1 else run / f"leg-{leg}"
@@ -95,5 +98,7 @@ def instances(arm: Arm, run: Path, tokens: Path, leg: int = 0, images: dict | No
                         "--model-name", arm.model["name"], "--api", arm.model.get("api", "openai")]
         for key, value in arm.options.items():
             default += ["--option", f"{key}={json.dumps(value) if not isinstance(value, str) else value}"]
+        if arm.repeats > 1 and arm.optimizer in SEEDED and "seed" not in arm.options:
+            default += ["--option", f"seed={arm.attempt(leg)}"]     # each attempt its own seed
         out.append(make("agent", w, default))
     return out
