@@ -391,7 +391,7 @@ def test_requests_without_a_valid_token_are_refused(auth, tokens):
 def test_submission_budget_is_enforced_and_a_retry_is_free(auth, tokens):
     carol = client(auth, tokens["carol"])
     assert carol.task("gemm")["budget"] == {"submissions": 1, "submissions_used": 0, "scores": None,
-                                            "scores_used": 0}
+                                            "scores_used": 0, "profiles": None, "profiles_used": 0}
     sid = uuid.uuid4().hex
     doc = carol.submit("gemm", COMPILE_ERROR, "c", submission_id=sid)
     assert doc["status"] == "build_error" and doc["id"] == sid      # a build error is a grade, and is charged

@@ -33,6 +33,7 @@ from hpcab.timing.records import (DriverFailure, Job, ProfileJob, ProfileRun, Ru
 from hpcab.timing.untrusted.harness import harness_ffi_module
 
 DRIVER_MODULE = "hpcab.timing.trusted.driver"
+PROFILE_MODULE = "hpcab.timing.trusted.profile"
 
 
 def _limits():
@@ -104,7 +105,7 @@ def profile_case(kernel: Kernel, case: Case, target: Target, harness: Path | Non
                      target=target, harness=harness, harness_ffi=harness_ffi_module() if harness else None,
                      env=_runner_env(policy), policy=policy, nproc=process_limit(policy), wrap=wrap,
                      out=out, seconds=seconds, calls=calls)
-    with Driver() as own:
+    with Driver(PROFILE_MODULE) as own:
         return own.run(job)
 
 
@@ -116,7 +117,9 @@ class Driver:
     it keeps within a case: trusted/driver.py, Kept). A driver that fails or runs past a
     session's limit is killed; the next job starts a new one."""
 
-    def __init__(self):
+    def __init__(self, module: str = DRIVER_MODULE):
+        """module: the driver's (a profile's: PROFILE_MODULE)."""
+        self.module = module
         self.proc: subprocess.Popen | None = None
         self.err = None
 
@@ -130,7 +133,7 @@ class Driver:
         self.err = tempfile.TemporaryFile()
         # One thread for the driver's own NumPy (its checks): it shares the slot with the calls.
         env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", DRIVER_MODULE], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-m", self.module], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.err, preexec_fn=_limits(),
                                      start_new_session=True, env=env)
 

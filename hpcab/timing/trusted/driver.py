@@ -36,7 +36,7 @@ import numpy as np
 from hpcab import freezer
 from hpcab.case import poison
 from hpcab.kernel import load_kernel
-from hpcab.timing.records import Diagnostics, DriverFailure, Job, ProfileJob, RunResult, read_frame, write_frame
+from hpcab.timing.records import Diagnostics, DriverFailure, Job, RunResult, read_frame, write_frame
 from hpcab.timing.trusted.inputs import InputSets
 from hpcab.timing.trusted.process import Runner, Stop, group_cpus
 from hpcab.timing.trusted.rounds import Rounds
@@ -286,15 +286,10 @@ def main() -> int:
             return 0
         try:
             job = pickle.loads(data)
+            if not isinstance(job, Job):
+                raise TypeError(f"the driver's job: expected a hpcab.timing.records.Job, got {type(job).__name__}")
             os.sched_setaffinity(0, home)
-            if isinstance(job, ProfileJob):
-                from hpcab.timing.trusted.profile import profile
-                result = profile(job)
-            elif isinstance(job, Job):
-                result = measure(job)
-            else:
-                raise TypeError(f"the driver's job: expected a hpcab.timing.records.Job or ProfileJob, "
-                                f"got {type(job).__name__}")
+            result = measure(job)
         except Exception as exc:        # the driver's own failure: the judge's, never graded as the candidate's
             import traceback
             result = DriverFailure(f"{type(exc).__name__}: {exc}", traceback.format_exc())

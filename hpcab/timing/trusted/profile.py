@@ -1,5 +1,6 @@
-"""The trusted side of a profile (hpcab/profile.py): the candidate's runner alone, started
-under perf record inside its sandbox, called on one public input set again and again.
+"""The trusted side of a profile (hpcab/profile.py), `python -m hpcab.timing.trusted.profile`:
+the candidate's runner alone, started under perf record inside its sandbox, called on one
+public input set again and again.
 
 The driver owns everything a grade's session owns (the buffer, the input set, the clock, the
 freezer) and times nothing for a grade: it notes each call's window on the monotonic clock
@@ -14,13 +15,15 @@ its file; a candidate that crashes or hangs ends the profile as that, within its
 from __future__ import annotations
 
 import os
+import pickle
 import signal
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from hpcab import freezer
-from hpcab.timing.records import ProfileJob, ProfileRun
+from hpcab.timing.records import DriverFailure, ProfileJob, ProfileRun, read_frame, write_frame
 from hpcab.timing.trusted.driver import Session
 from hpcab.timing.trusted.process import Runner, Stop, group_cpus
 from hpcab.timing.wire import QUIT
@@ -150,3 +153,27 @@ def profile(job: ProfileJob) -> ProfileRun:
         _copy_out(data, job.out)
     return ProfileRun(status, message, calls, tuple(windows), cpu if group.cpu_accounting else None, counters, tail,
                       phase, time.monotonic() - started)
+
+
+def main() -> int:
+    """`python -m hpcab.timing.trusted.profile`: one profile per job read from stdin until it
+    closes (hpcab.timing.session.profile_case starts it as it starts a measuring driver)."""
+    while True:
+        try:
+            data = read_frame(sys.stdin.buffer)
+        except EOFError:
+            return 0
+        try:
+            job = pickle.loads(data)
+            if not isinstance(job, ProfileJob):
+                raise TypeError(f"the profile's job: expected a hpcab.timing.records.ProfileJob, got "
+                                f"{type(job).__name__}")
+            result = profile(job)
+        except Exception as exc:        # the judge's own failure, never the candidate's
+            import traceback
+            result = DriverFailure(f"{type(exc).__name__}: {exc}", traceback.format_exc())
+        write_frame(sys.stdout.buffer, pickle.dumps(result))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
