@@ -438,6 +438,13 @@ def test_two_llm_arms_that_differ_in_skills_alone_differ_in_what_the_agent_was_g
     conn = sqlite3.connect(runs["skilled"] / "judge-0.db")
     [(text,)] = conn.execute("SELECT text FROM prompts WHERE sha256 = ?", (rows["skilled"]["prompt"],)).fetchall()
     assert "Skill pages" in text and "Wrong on any case scores nothing" in text
+    # The two arms compared by what differs, paired by kernel (python -m hpcab.experiments compare).
+    cmp = subprocess.run([sys.executable, "-m", "hpcab.experiments", "compare", "--runs", str(runs["bare"]),
+                          "--runs", str(runs["skilled"]), "--by", "skills", "--out", str(tmp_path / "cmp")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert cmp.returncode == 0, cmp.stderr
+    assert "none vs all [all]: 1 kernels (0 excluded); solved A only 0, B only 0, both 1" in cmp.stdout
+    assert (tmp_path / "cmp" / "paired_scatter.png").is_file()
 
 
 def test_repeats_run_each_task_k_times_and_the_comparison_reads_best_of_k(tmp_path):
