@@ -444,6 +444,7 @@ def test_two_llm_arms_that_differ_in_skills_alone_differ_in_what_the_agent_was_g
                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert cmp.returncode == 0, cmp.stderr
     assert "none vs all [all]: 1 kernels (0 excluded); solved A only 0, B only 0, both 1" in cmp.stdout
+    assert "scores 0/0, submissions 1/1" in cmp.stdout
     assert (tmp_path / "cmp" / "paired_scatter.png").is_file()
 
 
@@ -464,5 +465,6 @@ def test_repeats_run_each_task_k_times_and_the_comparison_reads_best_of_k(tmp_pa
     assert rows == [("noop c@opt", "graded")] * 3                   # one submission an attempt, no score
     t = extract([str(run)]).table
     assert sorted(t["leg"].to_list()) == [0, 1, 2] and t["final"].all() and t["correct"].all()
+    assert t["task_scores"].to_list() == [0, 0, 0]            # from each attempt's results.json
     k = compare(t).kernels.row(0, named=True)
     assert k["attempts"] == 3 and k["solved_rate"] == 1.0 and k["best_speedup"] >= k["mean_speedup"]

@@ -51,7 +51,7 @@ EXACT_HL_UP_TO = 60          # kernels; above, the signed-rank distribution's no
 LEVEL = 0.95
 MIN_BOOTSTRAP = 5            # kernels a bootstrap interval needs (below, the ratio alone)
 CLAMP = (1.0, 100.0)         # the seed suite's score: per-task speedups clamped to this, unsolved counted as 1
-SPEND = ("tokens", "spend_usd", "agent_wall_seconds", "submissions")
+SPEND = ("tokens", "spend_usd", "agent_wall_seconds", "scores", "submissions")
 
 
 @attrs.frozen
@@ -77,6 +77,7 @@ def _attempts(table: pl.DataFrame, by: str) -> pl.DataFrame:
         pl.col("tokens").cast(pl.Int64).fill_null(0).sum().alias("tokens"),
         pl.col("spend_usd").cast(pl.Float64).fill_nan(None).sum().alias("spend_usd"),
         pl.col("agent_wall_seconds").cast(pl.Float64).fill_nan(None).max().alias("agent_wall_seconds"),
+        pl.col("task_scores").cast(pl.Int64).max().alias("scores"),
         pl.col("submission_id").drop_nulls().len().cast(pl.Int64).alias("submissions"))
     final = table.filter(pl.col("final").fill_null(False)).join(costs, on=key, how="left")
     unreviewed = (pl.col("status") == "implausible") & (pl.col("review") != "accepted").fill_null(True)
@@ -318,5 +319,6 @@ def comparison_lines(c: Comparison) -> list[str]:
                          f"{_f(r['mean_gm_ratio'])}x, Wilcoxon p {_p(r['mean_wilcoxon_p'])}")
         lines.append(f"    spend per attempt A/B: tokens {_f(r['tokens_a'])}/{_f(r['tokens_b'])}, USD "
                      f"{_f(r['spend_usd_a'])}/{_f(r['spend_usd_b'])}, agent seconds {_f(r['agent_wall_seconds_a'])}/"
-                     f"{_f(r['agent_wall_seconds_b'])}, submissions {_f(r['submissions_a'])}/{_f(r['submissions_b'])}")
+                     f"{_f(r['agent_wall_seconds_b'])}, scores {_f(r['scores_a'])}/{_f(r['scores_b'])}, submissions "
+                     f"{_f(r['submissions_a'])}/{_f(r['submissions_b'])}")
     return lines

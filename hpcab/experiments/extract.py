@@ -38,7 +38,7 @@ SCHEMA: dict[str, pl.DataType] = {
     "speedup_numpy": pl.Float64, "speedup_numpy_low": pl.Float64, "speedup_numpy_high": pl.Float64,
     "verdict_numpy": pl.String,
     "model_calls": pl.Int64, "prompt_tokens": pl.Int64, "completion_tokens": pl.Int64, "cached_tokens": pl.Int64,
-    "tokens": pl.Int64, "spend_usd": pl.Float64, "agent_wall_seconds": pl.Float64,
+    "tokens": pl.Int64, "spend_usd": pl.Float64, "agent_wall_seconds": pl.Float64, "task_scores": pl.Int64,
     "image_digest": pl.String, "environment_id": pl.String, "cpu_model": pl.String, "hpcab_version": pl.String,
     "final": pl.Boolean,
 }
@@ -523,7 +523,7 @@ def _results(info: RunInfo, problems: list[str]) -> pl.DataFrame:
     totals (for a task that never submitted) and when the worker finished."""
     schema = {"leg": pl.Int64, "agent": pl.String, "kernel": pl.String, "finished_at": pl.String,
               "model_calls": pl.Int64, "prompt_tokens": pl.Int64, "completion_tokens": pl.Int64,
-              "cached_tokens": pl.Int64, "agent_wall_seconds": pl.Float64}
+              "cached_tokens": pl.Int64, "agent_wall_seconds": pl.Float64, "task_scores": pl.Int64}
     rows = []
     for leg, agent, path in info.results:
         try:
@@ -534,7 +534,8 @@ def _results(info: RunInfo, problems: list[str]) -> pl.DataFrame:
                 rows.append((leg, agent, str(t["kernel"]), finished, int(t.get("model_calls") or 0),
                              int(t.get("prompt_tokens") or 0), int(t.get("completion_tokens") or 0),
                              int(t.get("cached_tokens") or 0),
-                             None if t.get("wall_seconds") is None else float(t["wall_seconds"])))
+                             None if t.get("wall_seconds") is None else float(t["wall_seconds"]),
+                             None if t.get("scores") is None else int(t["scores"])))
         except (OSError, ValueError, KeyError, TypeError) as exc:
             problems.append(f"{path}: unreadable results.json ({_brief(exc)}); its tasks without a submission "
                             f"are not in the table")
@@ -585,11 +586,13 @@ def _selector_legs(legs: tuple[str, ...]) -> pl.DataFrame:
 def _task_wall_seconds(frame: pl.DataFrame, results: pl.DataFrame) -> pl.DataFrame:
     """A submission that carried no agent wall time (only model calls carry one: an agent
     that calls no model never reports it) gets its task's wall time from the worker's
-    results.json, so every optimizer can be drawn against its wall time."""
+    results.json, so every optimizer can be drawn against its wall time; and every row its
+    task's scores used (task_scores, from the same file: the judge keeps no score with a
+    submission)."""
     if results.height == 0:
-        return frame
+        return frame.with_columns(pl.lit(None, pl.Int64).alias("task_scores"))
     wall = results.unique(["leg", "agent", "kernel"], keep="last", maintain_order=True) \
-        .select("leg", "agent", "kernel", pl.col("agent_wall_seconds").alias("_task_wall"))
+        .select("leg", "agent", "kernel", pl.col("agent_wall_seconds").alias("_task_wall"), "task_scores")
     return frame.join(wall, on=["leg", "agent", "kernel"], how="left", maintain_order="left").with_columns(
         pl.coalesce("agent_wall_seconds", "_task_wall").alias("agent_wall_seconds")).drop("_task_wall")
 
