@@ -22,9 +22,10 @@ missing=()
 # flake's toolchain matrix offline (tests/test_nix.py). chromium and chromium-driver: the HTML
 # report's test loads it in headless Chromium (tests/test_report.py). openmpi-bin and
 # libopenmpi-dev: the distributed track's ranks (mpirun) and compiler wrappers (mpicc), docs/mpi.md.
+# linux-perf: the judge's profiles (POST /profile, docs/agent_tools.md).
 for pair in gcc:gcc g++:g++ gfortran:gfortran bwrap:bubblewrap setpriv:util-linux prlimit:util-linux \
             slurmctld:slurm-wlm slurmd:slurm-wlm munged:munge nix-instantiate:nix-bin \
-            chromium:chromium chromedriver:chromium-driver mpirun:openmpi-bin mpicc:libopenmpi-dev; do
+            chromium:chromium chromedriver:chromium-driver mpirun:openmpi-bin mpicc:libopenmpi-dev perf:linux-perf; do
     PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin" command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
