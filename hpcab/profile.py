@@ -227,7 +227,6 @@ def profile(kernel: Kernel, candidate: Candidate, toolchains: Toolchains, case: 
     harness = build_harness(kernel, toolchains).library if target_kind(candidate.language) == "c" else None
     out_dir = Path(tempfile.mkdtemp(prefix="hpcab-perf-"))     # the judge's: the candidate never sees it
     try:
-        os.chmod(out_dir, 0o755)
         data = out_dir / "perf.data"
         wrap = (perf, "record", "-N", "-k", "CLOCK_MONOTONIC", "-F", str(FREQUENCY_HZ),
                 "-e", ",".join((SAMPLED,) + have), "--max-size", MAX_DATA, "-o", OUTPUT, "--")
